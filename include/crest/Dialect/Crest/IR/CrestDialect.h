@@ -1,0 +1,51 @@
+//===- CrestDialect.h - The crest dialect and its attributes ----*- C++ -*-===//
+
+#ifndef CREST_DIALECT_CREST_IR_CRESTDIALECT_H
+#define CREST_DIALECT_CREST_IR_CRESTDIALECT_H
+
+#include "crest/Target/ChipTable.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "crest/Dialect/Crest/IR/CrestOpsDialect.h.inc"
+
+#include "crest/Dialect/Crest/IR/CrestEnums.h.inc"
+
+namespace crest {
+namespace detail {
+/// `[1, 2, 3]` in attribute parameters.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+parseIntArray(mlir::AsmParser &parser);
+void printIntArray(mlir::AsmPrinter &printer, llvm::ArrayRef<int64_t> values);
+} // namespace detail
+} // namespace crest
+
+#define GET_ATTRDEF_CLASSES
+#include "crest/Dialect/Crest/IR/CrestAttrs.h.inc"
+
+namespace crest {
+
+/// Maps an MLIR element type onto the chip table's scalar kinds (`tf32` is
+/// XF32); std::nullopt for a type no matrix instruction reads.
+std::optional<ScalarKind> getScalarKind(mlir::Type type);
+
+/// The `#crest.target` of the closest enclosing operation that has one, or
+/// null.
+TargetAttr lookupTarget(mlir::Operation *op);
+
+namespace OpTrait {
+/// Marks elementwise operations (with broadcasting).
+template <typename ConcreteType>
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
+};
+} // namespace OpTrait
+
+} // namespace crest
+
+#include "crest/Dialect/Crest/IR/CrestInterfaces.h.inc"
+
+#endif // CREST_DIALECT_CREST_IR_CRESTDIALECT_H

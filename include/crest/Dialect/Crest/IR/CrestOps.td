@@ -1,0 +1,450 @@
+//===- CrestOps.td - Crest operations ----------------------*- tablegen -*-===//
+//
+// Tensor operations of the crest dialect. All tensors are statically shaped;
+// dynamic dimensions are bound by the importer before a graph reaches Crest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREST_DIALECT_CREST_IR_CRESTOPS_TD
+#define CREST_DIALECT_CREST_IR_CRESTOPS_TD
+
+include "crest/Dialect/Crest/IR/CrestAttrs.td"
+include "crest/Dialect/Crest/IR/CrestBase.td"
+include "crest/Dialect/Crest/IR/CrestInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Crest_Tensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
+def Crest_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
+/// Contraction operands: any float (incl. fp8) or signless integer.
+def Crest_MatmulTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+class Crest_ContractionOp<string mnemonic, list<Trait> traits = []>
+    : Crest_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Crest_ContractionOpInterface,
+                                  ["getGemmShape"]>])> {
+  let hasVerifier = 1;
+}
+
+def Crest_MatmulOp : Crest_ContractionOp<"matmul"> {
+  let summary = "Matrix multiplication C = op(A) * op(B)";
+  let description = [{
+    `lhs` is `M x K` (`K x M` with `transpose_lhs`), `rhs` is `K x N`
+    (`N x K` with `transpose_rhs`), and the result is `M x N`. The element
+    types must agree with `precision` (see `#crest.precision`).
+
+    ```mlir
+    %c = crest.matmul %a, %b transpose_rhs
+           precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           sync <scope = workgroup, stages = 2>
+           : tensor<64x576xf16>, tensor<1000x576xf16> -> tensor<64x1000xf32>
+    ```
+  }];
+  let arguments = (ins Crest_MatmulTensor:$lhs, Crest_MatmulTensor:$rhs,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                       Crest_PrecisionAttr:$precision,
+                       OptionalAttr<Crest_SyncAttr>:$sync,
+                       OptionalAttr<Crest_ConfigAttr>:$config);
+  let results = (outs Crest_MatmulTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_lhs` $transpose_lhs^)?
+    (`transpose_rhs` $transpose_rhs^)? `precision` $precision
+    (`sync` $sync^)? (`config` $config^)? attr-dict
+    `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Crest_BatchMatmulOp : Crest_ContractionOp<"batch_matmul"> {
+  let summary = "Batched matrix multiplication";
+  let description = [{
+    `lhs` is `B x M x K`, `rhs` is `B x K x N` (the last two dimensions
+    swapped by `transpose_lhs`/`transpose_rhs`), and the result `B x M x N`.
+    A batch of 1 in one operand broadcasts over the other's batch.
+
+    ```mlir
+    %s = crest.batch_matmul %q, %k transpose_rhs
+           precision <lhs = bf16, rhs = bf16, acc = f32, out = f32>
+           : tensor<4x128x64xbf16>, tensor<4x128x64xbf16> -> tensor<4x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Crest_MatmulTensor:$lhs, Crest_MatmulTensor:$rhs,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                       Crest_PrecisionAttr:$precision,
+                       OptionalAttr<Crest_SyncAttr>:$sync,
+                       OptionalAttr<Crest_ConfigAttr>:$config);
+  let results = (outs Crest_MatmulTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_lhs` $transpose_lhs^)?
+    (`transpose_rhs` $transpose_rhs^)? `precision` $precision
+    (`sync` $sync^)? (`config` $config^)? attr-dict
+    `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Crest_Conv2DOp : Crest_ContractionOp<"conv2d"> {
+  let summary = "2-D convolution in NCHW layout";
+  let description = [{
+    `input` is `N x C x H x W`, `filter` is `F x C/groups x KH x KW` and the
+    result is `N x F x OH x OW` with
+    `OH = (H + pad_top + pad_bottom - dilation_h * (KH - 1) - 1) / stride_h + 1`
+    (likewise `OW`). `pads` is `[top, left, bottom, right]` (ONNX order).
+    `groups` divides both `C` and `F`; `groups = C = F` is a depthwise
+    convolution. `strides`, `dilations` default to `[1, 1]`, `pads` to zeros,
+    `groups` to 1.
+
+    ```mlir
+    %y = crest.conv2d %x, %w strides [2, 2] pads [1, 1, 1, 1]
+           precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+           : tensor<1x3x224x224xf32>, tensor<16x3x3x3xf32> -> tensor<1x16x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Crest_MatmulTensor:$input, Crest_MatmulTensor:$filter,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       Crest_PrecisionAttr:$precision,
+                       OptionalAttr<Crest_SyncAttr>:$sync,
+                       OptionalAttr<Crest_ConfigAttr>:$config);
+  let results = (outs Crest_MatmulTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`strides` $strides^)? (`pads` $pads^)?
+    (`dilations` $dilations^)? (`groups` $groups^)? `precision` $precision
+    (`sync` $sync^)? (`config` $config^)? attr-dict
+    `:` type($input) `,` type($filter) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations
+//===----------------------------------------------------------------------===//
+
+class Crest_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Crest_Op<mnemonic, !listconcat(traits,
+        [Pure, Crest_Elementwise, SameOperandsAndResultType])> {
+  let arguments = (ins Crest_FloatTensor:$input);
+  let results = (outs Crest_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Crest_ReluOp : Crest_UnaryOp<"relu"> {
+  let summary = "max(x, 0)";
+}
+def Crest_SigmoidOp : Crest_UnaryOp<"sigmoid"> {
+  let summary = "1 / (1 + exp(-x))";
+}
+def Crest_TanhOp : Crest_UnaryOp<"tanh"> {
+  let summary = "Hyperbolic tangent";
+}
+def Crest_ErfOp : Crest_UnaryOp<"erf"> {
+  let summary = "Gauss error function";
+}
+def Crest_ExpOp : Crest_UnaryOp<"exp"> {
+  let summary = "e^x";
+}
+def Crest_SqrtOp : Crest_UnaryOp<"sqrt"> {
+  let summary = "Square root";
+}
+def Crest_NegOp : Crest_UnaryOp<"neg"> {
+  let summary = "-x";
+}
+def Crest_AbsOp : Crest_UnaryOp<"abs"> {
+  let summary = "|x|";
+}
+def Crest_HardSwishOp : Crest_UnaryOp<"hardswish"> {
+  let summary = "x * max(0, min(1, x / 6 + 1/2))";
+}
+
+def Crest_GeluOp : Crest_UnaryOp<"gelu"> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `x * Phi(x)` with the exact CDF (`approximate = none`, the default) or
+    the tanh approximation (`approximate = tanh`).
+
+    ```mlir
+    %y = crest.gelu %x approximate = tanh : tensor<128x1024xf16>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input,
+      DefaultValuedAttr<Crest_GeluApproximation,
+                        "::crest::GeluApproximation::None">:$approximate);
+  let assemblyFormat = [{
+    $input (`approximate` `=` $approximate^)? attr-dict `:` type($result)
+  }];
+}
+
+def Crest_HardSigmoidOp : Crest_UnaryOp<"hardsigmoid"> {
+  let summary = "max(0, min(1, alpha * x + beta))";
+  let description = [{
+    `alpha` defaults to 0.2 and `beta` to 0.5 (the ONNX defaults);
+    MobileNetV3 uses `alpha = 1/6`. `alpha` must be finite and non-zero.
+  }];
+  let arguments = (ins Crest_FloatTensor:$input,
+                       DefaultValuedAttr<F32Attr, "0.2f">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.5f">:$beta);
+  let hasVerifier = 1;
+}
+
+def Crest_ClipOp : Crest_UnaryOp<"clip"> {
+  let summary = "min(max(x, min), max)";
+  let description = [{
+    Clamps to `[min, max]`; either bound may be omitted, not both, and
+    `min <= max`.
+
+    ```mlir
+    %y = crest.clip %x min 0.0 max 6.0 : tensor<1x16x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input,
+                       OptionalAttr<F32Attr>:$min,
+                       OptionalAttr<F32Attr>:$max);
+  let assemblyFormat = [{
+    $input (`min` $min^)? (`max` $max^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+class Crest_BinaryOp<string mnemonic, Type operandType,
+                     list<Trait> traits = []>
+    : Crest_Op<mnemonic, !listconcat(traits, [Pure, Crest_Elementwise])> {
+  let description = [{
+    Operands broadcast NumPy-style: shapes align at the trailing dimension,
+    and each pair of dimensions must be equal or contain a 1. The result has
+    the broadcast shape and the operands' element type.
+  }];
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Crest_AddOp : Crest_BinaryOp<"add", Crest_Tensor, [Commutative]> {
+  let summary = "x + y";
+}
+def Crest_SubOp : Crest_BinaryOp<"sub", Crest_Tensor> {
+  let summary = "x - y";
+}
+def Crest_MulOp : Crest_BinaryOp<"mul", Crest_Tensor, [Commutative]> {
+  let summary = "x * y";
+}
+def Crest_DivOp : Crest_BinaryOp<"div", Crest_FloatTensor> {
+  let summary = "x / y";
+}
+def Crest_MaxOp : Crest_BinaryOp<"max", Crest_Tensor, [Commutative]> {
+  let summary = "max(x, y)";
+}
+def Crest_MinOp : Crest_BinaryOp<"min", Crest_Tensor, [Commutative]> {
+  let summary = "min(x, y)";
+}
+def Crest_PowOp : Crest_BinaryOp<"pow", Crest_FloatTensor> {
+  let summary = "x ^ y";
+}
+
+def Crest_CastOp : Crest_Op<"cast", [Pure, Crest_Elementwise]> {
+  let summary = "Element type conversion";
+  let description = [{
+    Converts each element to the result's element type; the shapes are
+    equal. Float to float rounds to nearest even (fp8 saturates to the
+    largest finite value); float to integer truncates toward zero and
+    saturates; integer to float rounds to nearest even.
+
+    ```mlir
+    %h = crest.cast %x : tensor<8x256xf32> to tensor<8x256xf16>
+    ```
+  }];
+  let arguments = (ins Crest_Tensor:$input);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations and reductions
+//===----------------------------------------------------------------------===//
+
+def Crest_SoftmaxOp : Crest_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "exp(x - max) / sum(exp(x - max)) along one axis";
+  let description = [{
+    `axis` (default -1, the last) may be negative, counting from the end.
+
+    ```mlir
+    %p = crest.softmax %s {axis = 2 : i64} : tensor<4x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Crest_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Crest_LayerNormOp : Crest_Op<"layer_norm", [Pure]> {
+  let summary = "Layer normalization over the trailing dimensions from axis";
+  let description = [{
+    Normalizes over dimensions `axis ... rank-1` (default `axis = -1`):
+    `(x - mean) / sqrt(var + epsilon) * scale + bias`. `scale` and the
+    optional `bias` have the shape of those trailing dimensions. `epsilon`
+    (default 1e-5) must be positive.
+
+    ```mlir
+    %y = crest.layer_norm %x, %gamma, %beta {epsilon = 9.99999974E-6 : f32}
+           : tensor<128x256xf32>, tensor<256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input, Crest_FloatTensor:$scale,
+                       Optional<Crest_FloatTensor>:$bias,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs Crest_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $bias^)? attr-dict `:` type($input) `,`
+    type($scale) (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+class Crest_Pool2DOp<string mnemonic> : Crest_Op<mnemonic, [Pure]> {
+  let description = [{
+    Pools `kernel = [KH, KW]` windows of an `N x C x H x W` input with
+    `strides` (default `[1, 1]`) and `pads = [top, left, bottom, right]`
+    (default zeros). `OH = floor((H + pad_top + pad_bottom - KH) / stride_h)
+    + 1` (`ceil` with `ceil_mode`), likewise `OW`. Every pad must be smaller
+    than its kernel dimension.
+  }];
+  let results = (outs Crest_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def Crest_MaxPool2DOp : Crest_Pool2DOp<"max_pool2d"> {
+  let summary = "2-D max pooling in NCHW layout";
+  let arguments = (ins Crest_FloatTensor:$input,
+                       DenseI64ArrayAttr:$kernel,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       UnitAttr:$ceil_mode);
+  let assemblyFormat = [{
+    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
+    (`ceil_mode` $ceil_mode^)? attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Crest_AvgPool2DOp : Crest_Pool2DOp<"avg_pool2d"> {
+  let summary = "2-D average pooling in NCHW layout";
+  let arguments = (ins Crest_FloatTensor:$input,
+                       DenseI64ArrayAttr:$kernel,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       UnitAttr:$ceil_mode, UnitAttr:$count_include_pad);
+  let assemblyFormat = [{
+    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
+    (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
+    attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Crest_GlobalAvgPool2DOp : Crest_Op<"global_avg_pool2d", [Pure]> {
+  let summary = "Mean over H and W of an NCHW tensor";
+  let description = [{
+    `N x C x H x W` to `N x C x 1 x 1`.
+
+    ```mlir
+    %p = crest.global_avg_pool2d %x : tensor<1x576x7x7xf32> -> tensor<1x576x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input);
+  let results = (outs Crest_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Crest_ReduceMeanOp : Crest_Op<"reduce_mean", [Pure]> {
+  let summary = "Mean over a set of dimensions";
+  let description = [{
+    Averages over `dims` (distinct, each in `[-rank, rank)`). With
+    `keep_dims` the reduced dimensions stay as size 1, otherwise they are
+    removed.
+
+    ```mlir
+    %m = crest.reduce_mean %x dims [1] keep_dims : tensor<128x256xf32> -> tensor<128x1xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input, DenseI64ArrayAttr:$dims,
+                       UnitAttr:$keep_dims);
+  let results = (outs Crest_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dims` $dims (`keep_dims` $keep_dims^)? attr-dict `:` type($input)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// crest.kernel
+//===----------------------------------------------------------------------===//
+
+def Crest_KernelOp : Crest_Op<"kernel", [
+    IsolatedFromAbove, RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "The operations that become exactly one GPU kernel";
+  let description = [{
+    The region takes the kernel's inputs as block arguments (one per
+    operand, of the same type) and yields its results with `crest.yield`.
+    It holds either
+
+    - one contraction plus elementwise operations on results of the
+      contraction's shape (its fused epilogue: bias, activation, residual
+      add, scaling, conversion), none of which feeds the contraction; or
+    - a group of elementwise, normalization and reduction operations with no
+      contraction.
+
+    `config`, when present, is the configuration selected for the
+    contraction; it is only allowed with one, and must equal the
+    contraction's own `config` if that has one.
+
+    ```mlir
+    %y = crest.kernel ins(%x, %w, %b : tensor<8x256xf32>, tensor<256x128xf32>, tensor<128xf32>)
+           -> tensor<8x128xf32> {
+    ^bb0(%a: tensor<8x256xf32>, %bw: tensor<256x128xf32>, %bias: tensor<128xf32>):
+      %0 = crest.matmul %a, %bw precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+             : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
+      %1 = crest.add %0, %bias : tensor<8x128xf32>, tensor<128xf32> -> tensor<8x128xf32>
+      %2 = crest.relu %1 : tensor<8x128xf32>
+      crest.yield %2 : tensor<8x128xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Crest_Tensor>:$inputs,
+                       OptionalAttr<Crest_ConfigAttr>:$config);
+  let results = (outs Variadic<Crest_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)? (`config` $config^)?
+    (`->` type($results)^)? attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The contraction the kernel is built around, or null.
+    ::crest::ContractionOpInterface getContraction();
+  }];
+}
+
+def Crest_YieldOp : Crest_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"KernelOp">]> {
+  let summary = "Returns the results of a crest.kernel";
+  let arguments = (ins Variadic<Crest_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // CREST_DIALECT_CREST_IR_CRESTOPS_TD

@@ -1,0 +1,73 @@
+//===- CrestDialect.cpp - The crest dialect
+//---------------------------------===//
+
+#include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/Dialect/Crest/IR/CrestOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace crest;
+
+#include "crest/Dialect/Crest/IR/CrestOpsDialect.cpp.inc"
+
+void CrestDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "crest/Dialect/Crest/IR/CrestOps.cpp.inc"
+      >();
+}
+
+LogicalResult CrestDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() == getTargetAttrName()) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getTargetAttrName()
+             << "' must be a #crest.target attribute, got " << attr.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << getTargetAttrName()
+                             << "' must be attached to a builtin.module, not '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown crest attribute '"
+                         << attr.getName().getValue()
+                         << "'; the dialect defines '" << getTargetAttrName()
+                         << "'";
+}
+
+std::optional<ScalarKind> crest::getScalarKind(Type type) {
+  return TypeSwitch<Type, std::optional<ScalarKind>>(type)
+      .Case<Float64Type>([](auto) { return ScalarKind::F64; })
+      .Case<Float32Type>([](auto) { return ScalarKind::F32; })
+      .Case<FloatTF32Type>([](auto) { return ScalarKind::XF32; })
+      .Case<Float16Type>([](auto) { return ScalarKind::F16; })
+      .Case<BFloat16Type>([](auto) { return ScalarKind::BF16; })
+      .Case<Float8E4M3FNUZType>([](auto) { return ScalarKind::F8E4M3FNUZ; })
+      .Case<Float8E5M2FNUZType>([](auto) { return ScalarKind::F8E5M2FNUZ; })
+      .Case<Float8E4M3FNType>([](auto) { return ScalarKind::F8E4M3FN; })
+      .Case<Float8E5M2Type>([](auto) { return ScalarKind::F8E5M2; })
+      .Case<IntegerType>([](IntegerType t) -> std::optional<ScalarKind> {
+        if (!t.isSignless())
+          return std::nullopt;
+        if (t.getWidth() == 8)
+          return ScalarKind::I8;
+        if (t.getWidth() == 32)
+          return ScalarKind::I32;
+        return std::nullopt;
+      })
+      .Default([](Type) { return std::nullopt; });
+}
+
+TargetAttr crest::lookupTarget(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto target =
+            cur->getAttrOfType<TargetAttr>(CrestDialect::getTargetAttrName()))
+      return target;
+  return {};
+}

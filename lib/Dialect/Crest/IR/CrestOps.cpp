@@ -1,0 +1,765 @@
+//===- CrestOps.cpp - Operations of the crest dialect
+//-----------------------===//
+
+#include "crest/Dialect/Crest/IR/CrestOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace crest;
+
+#include "crest/Dialect/Crest/IR/CrestInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// "64x128" for diagnostics.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, "x");
+  if (shape.empty())
+    os << "scalar";
+  return s;
+}
+
+static std::string formatArray(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+static RankedTensorType getTensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// Checks `axis` against `rank` and returns it made non-negative.
+static FailureOr<int64_t> normalizeAxis(Operation *op, StringRef name,
+                                        int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return op->emitOpError()
+           << name << " " << axis << " is out of range for a rank-" << rank
+           << " tensor; must be in [" << -rank << ", " << rank << ")";
+  return axis < 0 ? axis + rank : axis;
+}
+
+static LogicalResult expectResultShape(Operation *op, RankedTensorType result,
+                                       ArrayRef<int64_t> expected) {
+  if (result.getShape() != expected)
+    return op->emitOpError()
+           << "result shape " << formatShape(result.getShape())
+           << " does not match the expected " << formatShape(expected);
+  return success();
+}
+
+static LogicalResult expectSameElementType(Operation *op, StringRef what,
+                                           Type actual, Type expected) {
+  if (actual != expected)
+    return op->emitOpError()
+           << what << " element type " << actual
+           << " does not match the input element type " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions: precision, sync and config against the target
+//===----------------------------------------------------------------------===//
+
+/// The MLIR spelling of a scalar kind, as users write it in
+/// #crest.precision (XF32 is `tf32` there).
+static StringRef getPrecisionSpelling(ScalarKind kind) {
+  return kind == ScalarKind::XF32 ? "tf32" : getScalarKindName(kind);
+}
+
+static std::string describeMma(const MmaInstruction &mma) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << getPrecisionSpelling(mma.lhs) << " x " << getPrecisionSpelling(mma.rhs)
+     << " -> " << getPrecisionSpelling(mma.acc);
+  return s;
+}
+
+/// "f16 x f16 -> f32, bf16 x bf16 -> f32, ..." without repeats.
+static std::string describeSupportedPrecisions(const ChipInfo &chip) {
+  SmallVector<std::string> seen;
+  for (const MmaInstruction &mma : chip.mmaInstructions) {
+    std::string d = describeMma(mma);
+    if (!llvm::is_contained(seen, d))
+      seen.push_back(d);
+  }
+  return llvm::join(seen, ", ");
+}
+
+static std::string describePrecision(PrecisionAttr precision) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << precision.getLhs() << " x " << precision.getRhs() << " -> "
+     << precision.getAcc();
+  return s;
+}
+
+/// The element type an operand of `precisionType` must have (`tf32` reads
+/// `f32` tensors).
+static Type getOperandElementType(Type precisionType) {
+  if (isa<FloatTF32Type>(precisionType))
+    return Float32Type::get(precisionType.getContext());
+  return precisionType;
+}
+
+/// Checks an explicit config against the chip and the contraction's
+/// precision. `diagOp` is where errors are reported.
+static LogicalResult verifyConfigOnChip(Operation *diagOp, ConfigAttr config,
+                                        PrecisionAttr precision,
+                                        TargetAttr target) {
+  const ChipInfo &chip = *target.getChipInfo();
+  const MmaInstruction *mma = chip.lookupMma(config.getMma());
+  ScalarKind lhs = *getScalarKind(precision.getLhs());
+  ScalarKind rhs = *getScalarKind(precision.getRhs());
+  ScalarKind acc = *getScalarKind(precision.getAcc());
+  if (!mma) {
+    InFlightDiagnostic diag = diagOp->emitOpError()
+                              << "config names '" << config.getMma()
+                              << "', which " << chip.name << " does not have";
+    SmallVector<const MmaInstruction *> candidates =
+        chip.findMma(lhs, rhs, acc);
+    if (!candidates.empty()) {
+      diag << "; its instructions for " << describePrecision(precision) << ": ";
+      llvm::interleaveComma(candidates, diag, [&](const MmaInstruction *m) {
+        diag << m->mnemonic;
+      });
+    }
+    return diag;
+  }
+  if (mma->lhs != lhs || mma->rhs != rhs || mma->acc != acc)
+    return diagOp->emitOpError()
+           << "config instruction " << mma->mnemonic << " computes "
+           << describeMma(*mma) << ", but the precision is "
+           << describePrecision(precision);
+
+  ArrayRef<int64_t> waveTile = config.getWaveTile();
+  if (waveTile[0] % mma->m != 0 || waveTile[1] % mma->n != 0)
+    return diagOp->emitOpError()
+           << "config wave_tile " << formatArray(waveTile)
+           << " is not a multiple of " << mma->mnemonic << "'s " << mma->m
+           << "x" << mma->n << " output";
+  if (config.getTileK() % mma->k != 0)
+    return diagOp->emitOpError()
+           << "config workgroup_tile K = " << config.getTileK()
+           << " is not a multiple of " << mma->mnemonic << "'s K = " << mma->k;
+
+  unsigned waveSize = target.getEffectiveWaveSize();
+  int64_t workItems = config.getNumWaves() * waveSize;
+  if (workItems > 1024)
+    return diagOp->emitOpError()
+           << "config needs " << config.getNumWaves() << " waves of "
+           << waveSize << " lanes = " << workItems
+           << " work-items; a workgroup holds at most 1024";
+
+  int64_t ldsBytes =
+      config.getLdsBytes(getScalarKindBits(lhs), getScalarKindBits(rhs));
+  if (ldsBytes > chip.ldsBytesPerWorkgroup)
+    return diagOp->emitOpError()
+           << "config needs " << ldsBytes << " bytes of LDS ("
+           << config.getStages() << " stages of a " << config.getTileM() << "x"
+           << config.getTileK() << " lhs and a " << config.getTileK() << "x"
+           << config.getTileN() << " rhs tile); " << chip.name << " has "
+           << chip.ldsBytesPerWorkgroup << " per workgroup";
+
+  // Accumulators alone must fit the registers that may hold them.
+  int64_t accRegs = waveTile[0] * waveTile[1] / waveSize *
+                    std::max(1u, getScalarKindBits(acc) / 32);
+  int64_t accBudget = chip.mmaAccInArchVgprs
+                          ? chip.maxArchVgprs + chip.maxAccVgprs
+                          : chip.maxAccVgprs;
+  if (chip.unifiedVgprFile)
+    accBudget = std::min<int64_t>(accBudget, chip.getVgprFilePerSimd(waveSize));
+  if (accRegs > accBudget)
+    return diagOp->emitOpError()
+           << "config wave_tile " << formatArray(waveTile) << " needs "
+           << accRegs << " accumulator registers per lane; " << chip.name
+           << " has " << accBudget << " for accumulators";
+  return success();
+}
+
+/// A config must realize the sync a contraction asked for.
+static LogicalResult verifyConfigMatchesSync(Operation *diagOp,
+                                             ConfigAttr config, SyncAttr sync) {
+  if (!config || !sync)
+    return success();
+  if (sync.getScope() == config.getScope() &&
+      sync.getStages() == config.getStages())
+    return success();
+  return diagOp->emitOpError()
+         << "config (scope = " << stringifySyncScope(config.getScope())
+         << ", stages = " << config.getStages()
+         << ") contradicts sync (scope = "
+         << stringifySyncScope(sync.getScope())
+         << ", stages = " << sync.getStages() << ")";
+}
+
+/// Checks shared by every contraction: element types against the precision,
+/// sync against config, and both against an enclosing target.
+static LogicalResult verifyContraction(ContractionOpInterface op) {
+  Operation *operation = op.getOperation();
+  PrecisionAttr precision = op.getPrecision();
+  Type lhsElt = getTensorType(op.getLhs()).getElementType();
+  Type rhsElt = getTensorType(op.getRhs()).getElementType();
+  Type outElt = getTensorType(operation->getResult(0)).getElementType();
+  auto checkOperand = [&](StringRef name, Type actual,
+                          Type precisionType) -> LogicalResult {
+    Type expected = getOperandElementType(precisionType);
+    if (actual == expected)
+      return success();
+    InFlightDiagnostic diag = op->emitOpError()
+                              << name << " element type " << actual
+                              << " does not match precision " << name << " = "
+                              << precisionType;
+    if (expected != precisionType)
+      diag << ", which reads " << expected << " tensors";
+    return diag;
+  };
+  if (failed(checkOperand("lhs", lhsElt, precision.getLhs())) ||
+      failed(checkOperand("rhs", rhsElt, precision.getRhs())))
+    return failure();
+  if (outElt != precision.getOut())
+    return op->emitOpError()
+           << "result element type " << outElt
+           << " does not match precision out = " << precision.getOut();
+
+  ConfigAttr config = op.getConfigAttr();
+  if (failed(verifyConfigMatchesSync(operation, config, op.getSyncAttr())))
+    return failure();
+
+  TargetAttr target = lookupTarget(operation);
+  if (!target || !target.getChipInfo())
+    return success();
+  const ChipInfo &chip = *target.getChipInfo();
+  ScalarKind lhs = *getScalarKind(precision.getLhs());
+  ScalarKind rhs = *getScalarKind(precision.getRhs());
+  ScalarKind acc = *getScalarKind(precision.getAcc());
+  if (chip.findMma(lhs, rhs, acc).empty()) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << chip.name << " has no matrix instruction for "
+                              << describePrecision(precision);
+    if (isFp8Kind(lhs) || isFp8Kind(rhs)) {
+      if (chip.fp8 == Fp8Flavour::None)
+        diag << "; " << chip.name << " has no fp8 matrix instructions";
+      else if (chip.fp8 == Fp8Flavour::FNUZ)
+        diag << "; " << chip.name
+             << " reads fp8 as FNUZ (f8E4M3FNUZ, f8E5M2FNUZ)";
+      else
+        diag << "; " << chip.name << " reads fp8 as OCP (f8E4M3FN, f8E5M2)";
+    }
+    diag << "; it supports " << describeSupportedPrecisions(chip);
+    return diag;
+  }
+  if (config)
+    return verifyConfigOnChip(operation, config, precision, target);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+/// (M, K) of the lhs and (K, N) of the rhs of a possibly transposed product
+/// of the two trailing dimensions.
+static void getMatmulDims(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                          bool transposeLhs, bool transposeRhs, int64_t &m,
+                          int64_t &kLhs, int64_t &kRhs, int64_t &n) {
+  size_t l = lhs.size(), r = rhs.size();
+  m = transposeLhs ? lhs[l - 1] : lhs[l - 2];
+  kLhs = transposeLhs ? lhs[l - 2] : lhs[l - 1];
+  kRhs = transposeRhs ? rhs[r - 1] : rhs[r - 2];
+  n = transposeRhs ? rhs[r - 2] : rhs[r - 1];
+}
+
+static LogicalResult verifyMatmulK(Operation *op, ArrayRef<int64_t> lhs,
+                                   ArrayRef<int64_t> rhs, int64_t kLhs,
+                                   int64_t kRhs) {
+  if (kLhs != kRhs)
+    return op->emitOpError()
+           << "lhs " << formatShape(lhs) << " has K = " << kLhs << " but rhs "
+           << formatShape(rhs) << " has K = " << kRhs;
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  RankedTensorType lhs = getTensorType(getLhs()), rhs = getTensorType(getRhs());
+  RankedTensorType result = getTensorType(getResult());
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || result.getRank() != 2)
+    return emitOpError() << "operands and result must be rank 2, got "
+                         << formatShape(lhs.getShape()) << ", "
+                         << formatShape(rhs.getShape()) << " -> "
+                         << formatShape(result.getShape());
+  int64_t m, kLhs, kRhs, n;
+  getMatmulDims(lhs.getShape(), rhs.getShape(), getTransposeLhs(),
+                getTransposeRhs(), m, kLhs, kRhs, n);
+  if (failed(
+          verifyMatmulK(*this, lhs.getShape(), rhs.getShape(), kLhs, kRhs)) ||
+      failed(expectResultShape(*this, result, {m, n})))
+    return failure();
+  return verifyContraction(*this);
+}
+
+SmallVector<int64_t, 4> MatmulOp::getGemmShape() {
+  int64_t m, kLhs, kRhs, n;
+  getMatmulDims(getTensorType(getLhs()).getShape(),
+                getTensorType(getRhs()).getShape(), getTransposeLhs(),
+                getTransposeRhs(), m, kLhs, kRhs, n);
+  return {1, m, n, kLhs};
+}
+
+//===----------------------------------------------------------------------===//
+// BatchMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchMatmulOp::verify() {
+  RankedTensorType lhs = getTensorType(getLhs()), rhs = getTensorType(getRhs());
+  RankedTensorType result = getTensorType(getResult());
+  if (lhs.getRank() != 3 || rhs.getRank() != 3 || result.getRank() != 3)
+    return emitOpError() << "operands and result must be rank 3, got "
+                         << formatShape(lhs.getShape()) << ", "
+                         << formatShape(rhs.getShape()) << " -> "
+                         << formatShape(result.getShape());
+  int64_t bLhs = lhs.getDimSize(0), bRhs = rhs.getDimSize(0);
+  if (bLhs != bRhs && bLhs != 1 && bRhs != 1)
+    return emitOpError() << "batch sizes " << bLhs << " and " << bRhs
+                         << " differ and neither is 1";
+  int64_t m, kLhs, kRhs, n;
+  getMatmulDims(lhs.getShape(), rhs.getShape(), getTransposeLhs(),
+                getTransposeRhs(), m, kLhs, kRhs, n);
+  if (failed(
+          verifyMatmulK(*this, lhs.getShape(), rhs.getShape(), kLhs, kRhs)) ||
+      failed(expectResultShape(*this, result, {std::max(bLhs, bRhs), m, n})))
+    return failure();
+  return verifyContraction(*this);
+}
+
+SmallVector<int64_t, 4> BatchMatmulOp::getGemmShape() {
+  ArrayRef<int64_t> lhs = getTensorType(getLhs()).getShape();
+  ArrayRef<int64_t> rhs = getTensorType(getRhs()).getShape();
+  int64_t m, kLhs, kRhs, n;
+  getMatmulDims(lhs, rhs, getTransposeLhs(), getTransposeRhs(), m, kLhs, kRhs,
+                n);
+  return {std::max(lhs[0], rhs[0]), m, n, kLhs};
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp and pooling: window arithmetic
+//===----------------------------------------------------------------------===//
+
+/// Checks strides (2, > 0), pads (4, >= 0) and, when given, dilations.
+static LogicalResult verifyWindowAttrs(Operation *op, ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> pads,
+                                       ArrayRef<int64_t> dilations) {
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return op->emitOpError() << "strides " << formatArray(strides)
+                             << " must be two positive values [h, w]";
+  if (dilations.size() != 2 ||
+      llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return op->emitOpError() << "dilations " << formatArray(dilations)
+                             << " must be two positive values [h, w]";
+  if (pads.size() != 4 || llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return op->emitOpError()
+           << "pads " << formatArray(pads)
+           << " must be four non-negative values [top, left, bottom, right]";
+  return success();
+}
+
+/// Output extent of a window sliding over `in` (0 or less when the window
+/// does not fit).
+static int64_t getWindowOutput(int64_t in, int64_t padBefore, int64_t padAfter,
+                               int64_t window, int64_t stride, int64_t dilation,
+                               bool ceilMode) {
+  int64_t span = in + padBefore + padAfter - dilation * (window - 1) - 1;
+  if (span < 0)
+    return 0;
+  if (!ceilMode)
+    return span / stride + 1;
+  int64_t out = (span + stride - 1) / stride + 1;
+  // As ONNX and PyTorch: a last window that would start inside the trailing
+  // padding (past the input) is dropped.
+  if ((out - 1) * stride >= in + padBefore)
+    --out;
+  return out;
+}
+
+LogicalResult Conv2DOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType filter = getTensorType(getFilter());
+  RankedTensorType result = getTensorType(getResult());
+  if (input.getRank() != 4 || filter.getRank() != 4 || result.getRank() != 4)
+    return emitOpError()
+           << "input, filter and result must be rank 4 (NCHW, FCHW, NFHW), got "
+           << formatShape(input.getShape()) << ", "
+           << formatShape(filter.getShape()) << " -> "
+           << formatShape(result.getShape());
+  if (failed(verifyWindowAttrs(*this, getStrides(), getPads(), getDilations())))
+    return failure();
+  int64_t groups = getGroups();
+  int64_t channels = input.getDimSize(1), filters = filter.getDimSize(0);
+  if (groups < 1)
+    return emitOpError() << "groups = " << groups << " must be at least 1";
+  if (channels % groups != 0 || filters % groups != 0)
+    return emitOpError() << "groups = " << groups
+                         << " must divide the input channels (" << channels
+                         << ") and the filters (" << filters << ")";
+  if (filter.getDimSize(1) * groups != channels)
+    return emitOpError() << "filter " << formatShape(filter.getShape())
+                         << " reads " << filter.getDimSize(1)
+                         << " channels per group, but the input has "
+                         << channels << " channels in " << groups
+                         << " group(s), i.e. " << channels / groups;
+  ArrayRef<int64_t> pads = getPads(), strides = getStrides(),
+                    dilations = getDilations();
+  int64_t oh = getWindowOutput(input.getDimSize(2), pads[0], pads[2],
+                               filter.getDimSize(2), strides[0], dilations[0],
+                               /*ceilMode=*/false);
+  int64_t ow = getWindowOutput(input.getDimSize(3), pads[1], pads[3],
+                               filter.getDimSize(3), strides[1], dilations[1],
+                               /*ceilMode=*/false);
+  if (oh < 1 || ow < 1)
+    return emitOpError() << "the " << filter.getDimSize(2) << "x"
+                         << filter.getDimSize(3) << " filter spans "
+                         << dilations[0] * (filter.getDimSize(2) - 1) + 1 << "x"
+                         << dilations[1] * (filter.getDimSize(3) - 1) + 1
+                         << " with dilations " << formatArray(dilations)
+                         << " and does not fit the padded "
+                         << input.getDimSize(2) + pads[0] + pads[2] << "x"
+                         << input.getDimSize(3) + pads[1] + pads[3] << " input";
+  if (failed(expectResultShape(*this, result,
+                               {input.getDimSize(0), filters, oh, ow})))
+    return failure();
+  return verifyContraction(*this);
+}
+
+Value Conv2DOp::getLhs() { return getInput(); }
+Value Conv2DOp::getRhs() { return getFilter(); }
+
+SmallVector<int64_t, 4> Conv2DOp::getGemmShape() {
+  ArrayRef<int64_t> in = getTensorType(getInput()).getShape();
+  ArrayRef<int64_t> f = getTensorType(getFilter()).getShape();
+  ArrayRef<int64_t> out = getTensorType(getResult()).getShape();
+  int64_t groups = getGroups();
+  // Implicit GEMM per group: rows are output pixels, columns the group's
+  // filters, and K runs over the group's channels and the filter window.
+  return {groups, out[0] * out[2] * out[3], f[0] / groups,
+          in[1] / groups * f[2] * f[3]};
+}
+
+static LogicalResult verifyPool2D(Operation *op, Value inputValue,
+                                  Value resultValue, ArrayRef<int64_t> kernel,
+                                  ArrayRef<int64_t> strides,
+                                  ArrayRef<int64_t> pads, bool ceilMode) {
+  RankedTensorType input = getTensorType(inputValue);
+  RankedTensorType result = getTensorType(resultValue);
+  if (input.getRank() != 4)
+    return op->emitOpError() << "input must be rank 4 (NCHW), got "
+                             << formatShape(input.getShape());
+  if (kernel.size() != 2 ||
+      llvm::any_of(kernel, [](int64_t k) { return k <= 0; }))
+    return op->emitOpError() << "kernel " << formatArray(kernel)
+                             << " must be two positive values [h, w]";
+  int64_t unitDilations[] = {1, 1};
+  if (failed(verifyWindowAttrs(op, strides, pads, unitDilations)))
+    return failure();
+  if (pads[0] >= kernel[0] || pads[2] >= kernel[0] || pads[1] >= kernel[1] ||
+      pads[3] >= kernel[1])
+    return op->emitOpError()
+           << "pads " << formatArray(pads)
+           << " must be smaller than the kernel " << formatArray(kernel);
+  if (failed(expectSameElementType(op, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  int64_t oh = getWindowOutput(input.getDimSize(2), pads[0], pads[2], kernel[0],
+                               strides[0], 1, ceilMode);
+  int64_t ow = getWindowOutput(input.getDimSize(3), pads[1], pads[3], kernel[1],
+                               strides[1], 1, ceilMode);
+  if (oh < 1 || ow < 1)
+    return op->emitOpError()
+           << "the " << kernel[0] << "x" << kernel[1]
+           << " kernel does not fit the padded " << input.getDimSize(2) << "x"
+           << input.getDimSize(3) << " input";
+  return expectResultShape(op, result,
+                           {input.getDimSize(0), input.getDimSize(1), oh, ow});
+}
+
+LogicalResult MaxPool2DOp::verify() {
+  return verifyPool2D(*this, getInput(), getResult(), getKernel(), getStrides(),
+                      getPads(), getCeilMode());
+}
+
+LogicalResult AvgPool2DOp::verify() {
+  return verifyPool2D(*this, getInput(), getResult(), getKernel(), getStrides(),
+                      getPads(), getCeilMode());
+}
+
+LogicalResult GlobalAvgPool2DOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  if (input.getRank() != 4)
+    return emitOpError() << "input must be rank 4 (NCHW), got "
+                         << formatShape(input.getShape());
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  return expectResultShape(*this, result,
+                           {input.getDimSize(0), input.getDimSize(1), 1, 1});
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations
+//===----------------------------------------------------------------------===//
+
+/// Verifies NumPy broadcasting of two operands into the result.
+static LogicalResult verifyBroadcast(Operation *op) {
+  RankedTensorType lhs = getTensorType(op->getOperand(0));
+  RankedTensorType rhs = getTensorType(op->getOperand(1));
+  RankedTensorType result = getTensorType(op->getResult(0));
+  if (lhs.getElementType() != rhs.getElementType())
+    return op->emitOpError() << "operand element types " << lhs.getElementType()
+                             << " and " << rhs.getElementType() << " differ";
+  if (failed(expectSameElementType(op, "result", result.getElementType(),
+                                   lhs.getElementType())))
+    return failure();
+  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape();
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> broadcast(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return op->emitOpError()
+             << "operand shapes " << formatShape(a) << " and " << formatShape(b)
+             << " are not broadcast-compatible (dimension " << i
+             << " of the broadcast: " << da << " vs " << db << ")";
+    broadcast[i] = da == 1 ? db : da;
+  }
+  if (result.getShape() != ArrayRef<int64_t>(broadcast))
+    return op->emitOpError()
+           << "result shape " << formatShape(result.getShape())
+           << " does not match the broadcast shape " << formatShape(broadcast);
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcast(*this); }
+LogicalResult SubOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MulOp::verify() { return verifyBroadcast(*this); }
+LogicalResult DivOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MaxOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MinOp::verify() { return verifyBroadcast(*this); }
+LogicalResult PowOp::verify() { return verifyBroadcast(*this); }
+
+LogicalResult CastOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  if (input.getShape() != result.getShape())
+    return emitOpError() << "input shape " << formatShape(input.getShape())
+                         << " does not match result shape "
+                         << formatShape(result.getShape());
+  return success();
+}
+
+LogicalResult HardSigmoidOp::verify() {
+  float alpha = getAlpha().convertToFloat();
+  float beta = getBeta().convertToFloat();
+  if (!std::isfinite(alpha) || alpha == 0.0f)
+    return emitOpError() << "alpha = " << alpha
+                         << " must be finite and non-zero";
+  if (!std::isfinite(beta))
+    return emitOpError() << "beta = " << beta << " must be finite";
+  return success();
+}
+
+LogicalResult ClipOp::verify() {
+  std::optional<APFloat> min = getMin(), max = getMax();
+  if (!min && !max)
+    return emitOpError() << "needs at least one of 'min' and 'max'";
+  if ((min && min->isNaN()) || (max && max->isNaN()))
+    return emitOpError() << "bounds must not be NaN";
+  if (min && max && min->convertToFloat() > max->convertToFloat())
+    return emitOpError() << "min = " << min->convertToFloat()
+                         << " is greater than max = " << max->convertToFloat();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations and reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  return normalizeAxis(*this, "axis", getAxis(),
+                       getTensorType(getInput()).getRank());
+}
+
+LogicalResult LayerNormOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  FailureOr<int64_t> axis =
+      normalizeAxis(*this, "axis", getAxis(), input.getRank());
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
+  auto checkParam = [&](Value param, StringRef name) -> LogicalResult {
+    RankedTensorType type = getTensorType(param);
+    if (type.getShape() != normalized)
+      return emitOpError() << name << " shape " << formatShape(type.getShape())
+                           << " does not match the normalized dimensions "
+                           << formatShape(normalized);
+    return expectSameElementType(*this, name, type.getElementType(),
+                                 input.getElementType());
+  };
+  if (failed(checkParam(getScale(), "scale")))
+    return failure();
+  if (getBias() && failed(checkParam(getBias(), "bias")))
+    return failure();
+  if (getResult().getType() != input)
+    return emitOpError() << "result type " << getResult().getType()
+                         << " does not match the input type " << input;
+  float epsilon = getEpsilon().convertToFloat();
+  if (!(epsilon > 0.0f) || !std::isfinite(epsilon))
+    return emitOpError() << "epsilon = " << epsilon
+                         << " must be positive and finite";
+  return success();
+}
+
+LogicalResult ReduceMeanOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  int64_t rank = input.getRank();
+  if (getDims().empty())
+    return emitOpError() << "dims must name at least one dimension";
+  llvm::SmallBitVector reduced(rank);
+  for (int64_t dim : getDims()) {
+    FailureOr<int64_t> d = normalizeAxis(*this, "dimension", dim, rank);
+    if (failed(d))
+      return failure();
+    if (reduced.test(*d))
+      return emitOpError() << "dimension " << *d << " is reduced twice";
+    reduced.set(*d);
+  }
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  SmallVector<int64_t> expected;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!reduced.test(i))
+      expected.push_back(input.getDimSize(i));
+    else if (getKeepDims())
+      expected.push_back(1);
+  }
+  return expectResultShape(*this, result, expected);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ContractionOpInterface KernelOp::getContraction() {
+  for (Operation &op : getBody().front())
+    if (auto contraction = dyn_cast<ContractionOpInterface>(op))
+      return contraction;
+  return {};
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments but the kernel has "
+                         << getInputs().size() << " inputs";
+  for (auto [i, arg, input] : llvm::enumerate(body.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError() << "body argument #" << i << " has type "
+                           << arg.getType() << " but input #" << i
+                           << " has type " << input.getType();
+
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "body must end with crest.yield";
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError() << "body yields " << yield.getValues().size()
+                         << " values but the kernel has " << getNumResults()
+                         << " results";
+  for (auto [i, value, result] :
+       llvm::enumerate(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError() << "yielded value #" << i << " has type "
+                           << value.getType() << " but result #" << i
+                           << " has type " << result.getType();
+
+  ContractionOpInterface contraction;
+  for (Operation &op : body.without_terminator()) {
+    bool isCrest = isa_and_nonnull<CrestDialect>(op.getDialect());
+    if (isa<KernelOp>(op) || (!isCrest && !matchPattern(&op, m_Constant())))
+      return op.emitOpError()
+             << "cannot be part of a crest.kernel; a kernel holds crest "
+                "operations and constants";
+    if (auto c = dyn_cast<ContractionOpInterface>(op)) {
+      if (contraction)
+        return op.emitOpError()
+               << "is a second contraction in one crest.kernel; a kernel "
+                  "holds at most one";
+      contraction = c;
+    }
+  }
+
+  if (!contraction) {
+    if (getConfigAttr())
+      return emitOpError()
+             << "has a 'config' but no contraction; a config selects the "
+                "matrix instructions of a contraction";
+    return success();
+  }
+
+  // Everything else is the contraction's epilogue.
+  for (Value operand : contraction->getOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && !matchPattern(def, m_Constant()))
+      return contraction->emitOpError()
+             << "reads a value computed inside the crest.kernel; a "
+                "contraction's operands must be kernel inputs or constants";
+  ArrayRef<int64_t> tile = getTensorType(contraction->getResult(0)).getShape();
+  for (Operation &op : body.without_terminator()) {
+    if (&op == contraction.getOperation() || matchPattern(&op, m_Constant()))
+      continue;
+    if (!op.hasTrait<OpTrait::Elementwise>())
+      return op.emitOpError()
+             << "cannot be fused with a contraction; only elementwise "
+                "operations form a contraction's epilogue";
+    ArrayRef<int64_t> shape = getTensorType(op.getResult(0)).getShape();
+    if (shape != tile)
+      return op.emitOpError()
+             << "result shape " << formatShape(shape)
+             << " differs from the contraction's " << formatShape(tile)
+             << "; an epilogue works on the contraction's output tile";
+  }
+
+  ConfigAttr config = getConfigAttr();
+  if (!config)
+    return success();
+  if (ConfigAttr own = contraction.getConfigAttr(); own && own != config)
+    return emitOpError() << "config " << config
+                         << " differs from its contraction's config " << own;
+  if (failed(verifyConfigMatchesSync(*this, config, contraction.getSyncAttr())))
+    return failure();
+  TargetAttr target = lookupTarget(*this);
+  if (!target || !target.getChipInfo())
+    return success();
+  return verifyConfigOnChip(*this, config, contraction.getPrecision(), target);
+}
+
+#define GET_OP_CLASSES
+#include "crest/Dialect/Crest/IR/CrestOps.cpp.inc"

@@ -1,0 +1,25 @@
+//===- InitCrest.cpp - Register Crest's dialects and passes
+//------------------===//
+
+#include "crest/InitCrest.h"
+
+#include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/Dialect/Crest/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+void crest::registerCrestDialects(mlir::DialectRegistry &registry) {
+  registry.insert<crest::CrestDialect>();
+}
+
+void crest::registerAllCrestDialects(mlir::DialectRegistry &registry) {
+  registerCrestDialects(registry);
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
+}
+
+void crest::registerCrestPasses() { crest::registerCrestTransformsPasses(); }

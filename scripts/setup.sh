@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs every Debian package Crest needs to build and test. Idempotent:
+# packages already present are not reinstalled and apt is not touched at all
+# when nothing is missing. Works as root or through sudo.
+set -euo pipefail
+
+PACKAGES=(
+  # Toolchain and MLIR/LLVM 22 (headers, static libs, CMake packages, tools).
+  cmake ninja-build ccache
+  clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  liblld-22-dev zlib1g-dev libzstd-dev
+  # Unit tests.
+  libgtest-dev
+  # HIP runtime headers (loaded with dlopen at run time) and device libraries.
+  libamdhip64-dev rocm-device-libs
+  # Tests and scripts.
+  python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "setup: missing packages (${missing[*]}) and not root, and sudo is not installed" >&2
+    exit 1
+  fi
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

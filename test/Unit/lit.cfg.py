@@ -1,0 +1,13 @@
+# -*- Python -*-
+# lit configuration for Crest's GoogleTest unit tests: every binary named
+# *Tests under <build>/unittests is one test suite, each TEST one lit test.
+
+import os
+
+import lit.formats
+
+config.name = "Crest-Unit"
+config.suffixes = []
+config.test_source_root = os.path.join(config.crest_obj_root, "unittests")
+config.test_exec_root = config.test_source_root
+config.test_format = lit.formats.GoogleTest(".", "Tests")

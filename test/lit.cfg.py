@@ -1,0 +1,38 @@
+# -*- Python -*-
+# lit configuration for Crest's regression tests.
+
+import os
+import sys
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "Crest"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.crest_obj_root, "test")
+# Unit/ has its own config (GoogleTest binaries).
+config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%crest_src_root", config.crest_src_root))
+config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
+config.substitutions.append(("%python", sys.executable))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.crest_tools_dir, config.llvm_tools_dir]
+tools = [
+    ToolSubst("crest-opt", unresolved="fatal"),
+    ToolSubst("crest-chips", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that read ../shared declare `REQUIRES: shared`.
+if os.path.isdir(config.crest_shared_dir):
+    config.available_features.add("shared")
+    config.substitutions.append(("%shared", config.crest_shared_dir))

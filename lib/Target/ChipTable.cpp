@@ -28,6 +28,9 @@
 //   (`getMaxWavesPerEU`, `getTotalNumVGPRs`, `getVGPRAllocGranule`,
 //   `getAddressableNumArchVGPRs`, `getAddressableNumSGPRs`), checked against
 //   llc-22's "; Occupancy:" and register-limit diagnostics.
+// - Packed work-item IDs: LLVM's FeaturePackedTID (GCNProcessors.td, set
+//   for gfx90a, gfx940 and later, gfx11 and gfx12) and AMDGPUUsage's
+//   "Initial Kernel Execution State".
 // - LDS: [notes 1, 4]; the per-workgroup limits are the ones llc-22 enforces
 //   ("local memory (N) exceeds limit (L)"). Allocation granules are
 //   llvm/docs/AMDGPUUsage.rst, COMPUTE_PGM_RSRC2.GRANULATED_LDS_SIZE.
@@ -36,6 +39,7 @@
 
 #include "crest/Target/ChipTable.h"
 
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace crest;
@@ -421,6 +425,7 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   CDNA1 only; WMMA always uses VGPRs).
 constexpr ChipInfo kChips[] = {
     {/*name=*/"gfx908",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX908,
      /*architecture=*/"CDNA1",
      /*products=*/"Instinct MI100",
      /*defaultWaveSize=*/64,
@@ -439,8 +444,10 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/false,
+     /*packedWorkItemIds=*/false,
      /*mmaInstructions=*/kGfx908Mma},
     {/*name=*/"gfx90a",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX90A,
      /*architecture=*/"CDNA2",
      /*products=*/"Instinct MI210, MI250, MI250X",
      /*defaultWaveSize=*/64,
@@ -459,8 +466,10 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/true,
+     /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx90aMma},
     {/*name=*/"gfx942",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942,
      /*architecture=*/"CDNA3",
      /*products=*/"Instinct MI300A, MI300X, MI325X",
      /*defaultWaveSize=*/64,
@@ -479,8 +488,10 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::FNUZ,
      /*mmaAccInArchVgprs=*/true,
+     /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx942Mma},
     {/*name=*/"gfx950",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950,
      /*architecture=*/"CDNA4",
      /*products=*/"Instinct MI350X, MI355X",
      /*defaultWaveSize=*/64,
@@ -499,8 +510,10 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::OCP,
      /*mmaAccInArchVgprs=*/true,
+     /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx950Mma},
     {/*name=*/"gfx1100",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100,
      /*architecture=*/"RDNA3",
      /*products=*/"Radeon RX 7900 XTX, Radeon PRO W7900",
      /*defaultWaveSize=*/32,
@@ -519,8 +532,10 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/2,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/true,
+     /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx1100Mma},
     {/*name=*/"gfx1201",
+     /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1201,
      /*architecture=*/"RDNA4",
      /*products=*/"Radeon RX 9070 XT",
      /*defaultWaveSize=*/32,
@@ -539,6 +554,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/2,
      /*fp8=*/Fp8Flavour::OCP,
      /*mmaAccInArchVgprs=*/true,
+     /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx1201Mma},
 };
 
@@ -565,6 +581,13 @@ ChipInfo::findMma(ScalarKind lhs, ScalarKind rhs, ScalarKind acc) const {
 }
 
 ArrayRef<ChipInfo> crest::getAllChips() { return kChips; }
+
+const ChipInfo *crest::lookupChipByElfMachine(unsigned elfMachine) {
+  for (const ChipInfo &chip : kChips)
+    if (chip.elfMachine == elfMachine)
+      return &chip;
+  return nullptr;
+}
 
 const ChipInfo *crest::lookupChip(StringRef name) {
   for (const ChipInfo &chip : kChips)

@@ -92,7 +92,9 @@ struct MmaInstruction {
 
 /// One GPU target.
 struct ChipInfo {
-  llvm::StringRef name;         ///< LLVM processor name, e.g. "gfx942".
+  llvm::StringRef name; ///< LLVM processor name, e.g. "gfx942".
+  /// EF_AMDGPU_MACH_* value in the e_flags of this chip's code objects.
+  unsigned elfMachine;
   llvm::StringRef architecture; ///< "CDNA3", "RDNA3", ...
   llvm::StringRef products;     ///< Marketing names, for docs and messages.
   unsigned defaultWaveSize;     ///< 64 on CDNA; 32 on RDNA.
@@ -116,6 +118,9 @@ struct ChipInfo {
   Fp8Flavour fp8;
   /// Whether MFMA C/D may live in architected VGPRs (false on gfx908).
   bool mmaAccInArchVgprs;
+  /// Whether the work-item IDs arrive packed in v0 (X | Y << 10 | Z << 20)
+  /// rather than in v0, v1, v2 (LLVM's FeaturePackedTID).
+  bool packedWorkItemIds;
   llvm::ArrayRef<MmaInstruction> mmaInstructions;
 
   bool hasMatrixCores() const { return !mmaInstructions.empty(); }
@@ -145,6 +150,9 @@ struct ChipInfo {
 llvm::ArrayRef<ChipInfo> getAllChips();
 /// Returns null for an unknown name.
 const ChipInfo *lookupChip(llvm::StringRef name);
+/// The chip whose code objects carry `elfMachine` (EF_AMDGPU_MACH_*) in
+/// their ELF e_flags, or null.
+const ChipInfo *lookupChipByElfMachine(unsigned elfMachine);
 /// "gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1201", for diagnostics.
 std::string getKnownChipNames();
 

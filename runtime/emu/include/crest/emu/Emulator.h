@@ -1,0 +1,139 @@
+//===- Emulator.h - Run AMDGPU code objects on the CPU ----------*- C++ -*-===//
+//
+// The emulator's public interface: device memory, and launching a decoded
+// kernel over a grid with a race detector and counters.
+//
+//   Emulator emu;
+//   uint64_t a = emu.getMemory().allocate(bytes, "a");
+//   emu.getMemory().write(a, hostData);
+//   Expected<LaunchResult> r = emu.launch(program, kernargs, config);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREST_EMU_EMULATOR_H
+#define CREST_EMU_EMULATOR_H
+
+#include "crest/emu/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace crest::emu {
+
+/// Device global memory: allocations at distinct addresses in a 64-bit
+/// address space, each with guard space around it, so that an access
+/// outside every allocation is caught.
+class Memory {
+public:
+  /// Returns the device address of `bytes` fresh bytes, filled with
+  /// `fill`, 256-byte aligned.
+  uint64_t allocate(uint64_t bytes, llvm::StringRef name, uint8_t fill = 0);
+  void release(uint64_t address);
+  llvm::Error write(uint64_t address, llvm::ArrayRef<uint8_t> data);
+  llvm::Error read(uint64_t address, llvm::MutableArrayRef<uint8_t> out) const;
+  /// Host pointer to `size` bytes at `address` if they lie inside one
+  /// allocation, else null.
+  uint8_t *translate(uint64_t address, uint64_t size);
+  /// "12 bytes past the end of 'c' (0x..., 4096 bytes)", for diagnostics.
+  std::string describe(uint64_t address) const;
+
+  /// The lowest address allocations start at; flat addresses below the
+  /// apertures and at or above this are global.
+  static constexpr uint64_t kGlobalBase = 0x0000'1000'0000'0000ull;
+  /// The shared (LDS) and private (scratch) apertures of flat addressing.
+  static constexpr uint64_t kSharedAperture = 0x0001'0000'0000'0000ull;
+  static constexpr uint64_t kPrivateAperture = 0x0002'0000'0000'0000ull;
+  static constexpr uint64_t kApertureSize = 0x0001'0000'0000'0000ull;
+
+private:
+  struct Allocation {
+    std::string name;
+    std::vector<uint8_t> bytes;
+  };
+  std::map<uint64_t, Allocation> allocations;
+  uint64_t next = kGlobalBase;
+  // The last allocation translate() hit, to skip the map lookup.
+  uint64_t cachedBase = 0, cachedSize = 0;
+  uint8_t *cachedData = nullptr;
+};
+
+struct LaunchConfig {
+  /// Workgroups in each dimension.
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  /// Work-items per workgroup in each dimension.
+  std::array<uint32_t, 3> block = {64, 1, 1};
+  uint32_t dynamicLdsBytes = 0;
+  /// Instructions a wave runs before the scheduler switches to the next
+  /// (1 interleaves most finely).
+  uint32_t quantum = 64;
+  /// With a seed, the next wave and each quantum (1..quantum) are drawn at
+  /// random from this seed.
+  std::optional<uint64_t> seed;
+  bool detectRaces = true;
+  /// A dispatch that executes more wave instructions than this fails (a
+  /// kernel that never ends).
+  uint64_t maxInstructions = uint64_t(1) << 32;
+};
+
+/// A cross-wave LDS access pair with no barrier between them.
+struct RaceReport {
+  enum Kind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite } kind;
+  uint64_t address; ///< PC of the second access.
+  std::string disassembly;
+  uint64_t otherAddress; ///< PC of the first access.
+  std::string otherDisassembly;
+  unsigned wave, otherWave;
+  uint32_t ldsByte;
+  std::array<uint32_t, 3> workgroup;
+
+  std::string describe() const;
+};
+
+struct LaunchResult {
+  uint64_t waveInstructions = 0;
+  uint64_t valuInstructions = 0;
+  uint64_t saluInstructions = 0;
+  uint64_t mfmaInstructions = 0;
+  uint64_t ldsInstructions = 0;
+  uint64_t vmemInstructions = 0;
+  uint64_t barriers = 0;
+  /// Extra LDS cycles from bank conflicts, in total and per instruction
+  /// address.
+  uint64_t bankConflictCycles = 0;
+  std::map<uint64_t, uint64_t> bankConflictCyclesByAddress;
+  /// Every race found (at most `kMaxRaces` are kept; `racesFound` counts
+  /// them all).
+  std::vector<RaceReport> races;
+  uint64_t racesFound = 0;
+  static constexpr size_t kMaxRaces = 64;
+  double seconds = 0;
+};
+
+class Emulator {
+public:
+  Memory &getMemory() { return memory; }
+
+  /// Runs `program` over `config.grid`. `kernargs` holds the explicit
+  /// arguments laid out as the metadata says (its size is the offset just
+  /// past the last explicit argument); the hidden arguments of code object
+  /// v5 and later are filled in by the emulator. Fails with a message on a
+  /// bad configuration, an out-of-bounds access, an unimplemented operand
+  /// form, a deadlock or a runaway kernel.
+  llvm::Expected<LaunchResult> launch(const Program &program,
+                                      llvm::ArrayRef<uint8_t> kernargs,
+                                      const LaunchConfig &config);
+
+private:
+  Memory memory;
+};
+
+} // namespace crest::emu
+
+#endif // CREST_EMU_EMULATOR_H

@@ -1,0 +1,624 @@
+//===- Emulator.cpp - Dispatch, scheduling and the race detector
+//------------===//
+//
+// A dispatch runs its workgroups one after another. Inside a workgroup the
+// waves run round-robin, each for up to `quantum` instructions (or a random
+// wave and quantum with a seed). `s_barrier` parks a wave until every wave
+// that has not ended reaches it; if no wave can run, the dispatch fails with
+// a deadlock. Register set-up follows AMDGPUUsage's "Initial Kernel
+// Execution State".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <random>
+
+using namespace llvm;
+using namespace crest;
+using namespace crest::emu;
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+uint64_t Memory::allocate(uint64_t bytes, StringRef name, uint8_t fill) {
+  uint64_t base = next;
+  Allocation &alloc = allocations[base];
+  alloc.name = name.str();
+  alloc.bytes.assign(bytes, fill);
+  // Leave a gap of at least 64 KiB after each allocation so that accesses
+  // just past the end land in no allocation.
+  next = alignTo(base + std::max<uint64_t>(bytes, 1) + (64 << 10), 256);
+  return base;
+}
+
+void Memory::release(uint64_t address) {
+  allocations.erase(address);
+  cachedBase = cachedSize = 0;
+  cachedData = nullptr;
+}
+
+uint8_t *Memory::translate(uint64_t address, uint64_t size) {
+  if (address - cachedBase < cachedSize &&
+      size <= cachedSize - (address - cachedBase))
+    return cachedData + (address - cachedBase);
+  auto it = allocations.upper_bound(address);
+  if (it == allocations.begin())
+    return nullptr;
+  --it;
+  uint64_t offset = address - it->first;
+  std::vector<uint8_t> &bytes = it->second.bytes;
+  if (offset >= bytes.size() || size > bytes.size() - offset)
+    return nullptr;
+  cachedBase = it->first;
+  cachedSize = bytes.size();
+  cachedData = bytes.data();
+  return bytes.data() + offset;
+}
+
+Error Memory::write(uint64_t address, ArrayRef<uint8_t> data) {
+  uint8_t *p = translate(address, data.size());
+  if (!p)
+    return createStringError(
+        inconvertibleErrorCode(), "host write of %zu bytes at 0x%llx: %s",
+        data.size(), (unsigned long long)address, describe(address).c_str());
+  std::memcpy(p, data.data(), data.size());
+  return Error::success();
+}
+
+Error Memory::read(uint64_t address, MutableArrayRef<uint8_t> out) const {
+  auto *self = const_cast<Memory *>(this);
+  uint8_t *p = self->translate(address, out.size());
+  if (!p)
+    return createStringError(
+        inconvertibleErrorCode(), "host read of %zu bytes at 0x%llx: %s",
+        out.size(), (unsigned long long)address, describe(address).c_str());
+  std::memcpy(out.data(), p, out.size());
+  return Error::success();
+}
+
+std::string Memory::describe(uint64_t address) const {
+  auto it = allocations.upper_bound(address);
+  if (it != allocations.begin()) {
+    auto prev = std::prev(it);
+    uint64_t size = prev->second.bytes.size();
+    uint64_t offset = address - prev->first;
+    if (offset < size)
+      return formatv("byte {0} of '{1}' ({2} bytes at {3:x})", offset,
+                     prev->second.name, size, prev->first);
+    return formatv("{0} bytes past the end of '{1}' ({2} bytes at {3:x})",
+                   offset - size, prev->second.name, size, prev->first);
+  }
+  if (it != allocations.end())
+    return formatv("{0} bytes before '{1}' ({2:x})", it->first - address,
+                   it->second.name, it->first);
+  return "outside every allocation";
+}
+
+//===----------------------------------------------------------------------===//
+// Waves
+//===----------------------------------------------------------------------===//
+
+Wave::Wave(Dispatch &dispatch, Workgroup &workgroup, unsigned id,
+           unsigned numVgprs)
+    : dispatch(dispatch), workgroup(workgroup), program(dispatch.program),
+      id(id), lanes(program.getKernel().wavefrontSize),
+      vgpr(size_t(numVgprs) * 64, 0), numVgprs(numVgprs) {}
+
+uint32_t Wave::readScalar32(const Operand &op) const {
+  if (op.kind == OperandKind::Imm)
+    return static_cast<uint32_t>(op.imm);
+  switch (op.index) {
+  case sreg::SharedBase:
+    return uint32_t(Memory::kSharedAperture >> 32);
+  case sreg::PrivateBase:
+    return uint32_t(Memory::kPrivateAperture >> 32);
+  case sreg::SharedLimit:
+    return uint32_t((Memory::kSharedAperture + Memory::kApertureSize - 1) >>
+                    32);
+  case sreg::PrivateLimit:
+    return uint32_t((Memory::kPrivateAperture + Memory::kApertureSize - 1) >>
+                    32);
+  case sreg::Vccz:
+    return vcc() == 0;
+  case sreg::Execz:
+    return exec() == 0;
+  case sreg::Scc:
+    return scc;
+  case sreg::Null:
+    return 0;
+  default:
+    return sgpr[op.index];
+  }
+}
+
+uint64_t Wave::readScalar64(const Operand &op) const {
+  if (op.kind == OperandKind::Imm)
+    return op.imm;
+  switch (op.index) {
+  case sreg::SharedBase:
+    return Memory::kSharedAperture;
+  case sreg::PrivateBase:
+    return Memory::kPrivateAperture;
+  case sreg::SharedLimit:
+    return Memory::kSharedAperture + Memory::kApertureSize - 1;
+  case sreg::PrivateLimit:
+    return Memory::kPrivateAperture + Memory::kApertureSize - 1;
+  case sreg::Vccz:
+  case sreg::Execz:
+  case sreg::Scc:
+  case sreg::Null:
+    return readScalar32(op);
+  default:
+    return sgpr[op.index] | (uint64_t(sgpr[(op.index + 1) & 0xff]) << 32);
+  }
+}
+
+void Wave::readScalarN(const Operand &op, uint32_t *out) const {
+  if (op.kind == OperandKind::Imm) {
+    out[0] = static_cast<uint32_t>(op.imm);
+    for (unsigned i = 1; i < op.dwords; ++i)
+      out[i] = 0;
+    return;
+  }
+  for (unsigned i = 0; i < op.dwords; ++i)
+    out[i] = sgpr[(op.index + i) & 0xff];
+}
+
+void Wave::writeScalar32(const Operand &op, uint32_t value) {
+  if (op.index == sreg::Null)
+    return;
+  sgpr[op.index] = value;
+}
+
+void Wave::writeScalar64(const Operand &op, uint64_t value) {
+  if (op.index == sreg::Null)
+    return;
+  sgpr[op.index] = uint32_t(value);
+  sgpr[(op.index + 1) & 0xff] = uint32_t(value >> 32);
+}
+
+void Wave::writeScalarN(const Operand &op, const uint32_t *values, unsigned n) {
+  if (op.index == sreg::Null)
+    return;
+  for (unsigned i = 0; i < n; ++i)
+    sgpr[(op.index + i) & 0xff] = values[i];
+}
+
+uint8_t *Wave::global(const Inst &inst, uint64_t address, uint32_t size,
+                      unsigned lane) {
+  if (uint8_t *p = dispatch.memory.translate(address, size))
+    return p;
+  fail(inst, formatv("out-of-bounds access of {0} bytes at {1:x} by lane "
+                     "{2}: {3}",
+                     size, address, lane, dispatch.memory.describe(address)));
+  return nullptr;
+}
+
+void Wave::fail(const Inst &inst, const Twine &message) {
+  status = Status::Done;
+  if (dispatch.failed())
+    return;
+  size_t index = &inst - program.getInstructions().data();
+  const Workgroup &wg = workgroup;
+  dispatch.error =
+      formatv("{0:x}: '{1}' (workgroup ({2}, {3}, {4}), wave {5}): {6}",
+              inst.address, program.getDisassembly(index), wg.id[0], wg.id[1],
+              wg.id[2], id, message.str())
+          .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Race detector and LDS bank model
+//===----------------------------------------------------------------------===//
+
+std::string RaceReport::describe() const {
+  static const char *kinds[] = {"read-after-write", "write-after-read",
+                                "write-after-write"};
+  return formatv("LDS {0} race on byte {1} in workgroup ({2}, {3}, {4}): "
+                 "wave {5} at {6:x} '{7}' and wave {8} at {9:x} '{10}' with "
+                 "no barrier between them",
+                 kinds[kind], ldsByte, workgroup[0], workgroup[1], workgroup[2],
+                 wave, address, disassembly, otherWave, otherAddress,
+                 otherDisassembly);
+}
+
+void Dispatch::reportRace(RaceReport::Kind kind, const Wave &wave, uint32_t pc,
+                          unsigned otherWave, uint32_t otherPc,
+                          uint32_t ldsByte) {
+  ++result.racesFound;
+  if (result.races.size() >= LaunchResult::kMaxRaces)
+    return;
+  const std::vector<Inst> &insts = program.getInstructions();
+  RaceReport report{kind,
+                    insts[pc].address,
+                    program.getDisassembly(pc).str(),
+                    insts[otherPc].address,
+                    program.getDisassembly(otherPc).str(),
+                    wave.id,
+                    otherWave,
+                    ldsByte,
+                    wave.workgroup.id};
+  result.races.push_back(std::move(report));
+}
+
+bool Workgroup::checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
+                               uint32_t size, bool isWrite) {
+  if (offset > lds.size() || size > lds.size() - offset) {
+    wave.fail(inst, formatv("LDS access of {0} bytes at offset {1} is outside "
+                            "the {2}-byte LDS allocation",
+                            size, offset, lds.size()));
+    return false;
+  }
+  if (ldsShadow.empty())
+    return true;
+  uint32_t pc =
+      static_cast<uint32_t>(&inst - wave.program.getInstructions().data());
+  uint32_t epoch = barrierEpoch;
+  uint16_t self = static_cast<uint16_t>(wave.id);
+  for (uint64_t b = offset; b < offset + size; ++b) {
+    LdsShadow &s = ldsShadow[b];
+    bool writtenByOther = s.writeEpoch == epoch && s.writer != self &&
+                          s.writer != LdsShadow::kNoWave;
+    if (isWrite) {
+      uint32_t otherReaders =
+          s.readEpoch == epoch ? (s.readers & ~(1u << self)) : 0;
+      if (writtenByOther) {
+        wave.dispatch.reportRace(RaceReport::WriteAfterWrite, wave, pc,
+                                 s.writer, s.writePc, uint32_t(b));
+      } else if (otherReaders) {
+        wave.dispatch.reportRace(RaceReport::WriteAfterRead, wave, pc,
+                                 llvm::countr_zero(otherReaders), s.readPc,
+                                 uint32_t(b));
+      }
+      s.writer = self;
+      s.writeEpoch = epoch;
+      s.writePc = pc;
+    } else {
+      if (writtenByOther)
+        wave.dispatch.reportRace(RaceReport::ReadAfterWrite, wave, pc, s.writer,
+                                 s.writePc, uint32_t(b));
+      if (s.readEpoch != epoch) {
+        s.readEpoch = epoch;
+        s.readers = 0;
+      }
+      s.readers |= 1u << self;
+      s.readPc = pc;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch
+//===----------------------------------------------------------------------===//
+
+/// Writes `value` (of `size` bytes) at `offset` of the kernarg segment.
+static void putArg(std::vector<uint8_t> &segment, uint32_t offset,
+                   uint32_t size, uint64_t value) {
+  for (uint32_t i = 0; i < size && offset + i < segment.size(); ++i)
+    segment[offset + i] = uint8_t(value >> (8 * i));
+}
+
+/// Lays out the kernarg segment: the caller's explicit arguments, then the
+/// hidden arguments the metadata asks for.
+static Expected<std::vector<uint8_t>>
+buildKernargs(const Kernel &kernel, ArrayRef<uint8_t> explicitArgs,
+              const LaunchConfig &config) {
+  uint32_t explicitEnd = 0;
+  for (const KernelArg &arg : kernel.args)
+    if (!StringRef(arg.valueKind).starts_with("hidden_"))
+      explicitEnd = std::max(explicitEnd, arg.offset + arg.size);
+  if (explicitArgs.size() != explicitEnd)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel '%s' takes %u bytes of explicit arguments, got %zu",
+        kernel.name.c_str(), explicitEnd, explicitArgs.size());
+  std::vector<uint8_t> segment(std::max(kernel.kernargSegmentSize, 256u), 0);
+  std::copy(explicitArgs.begin(), explicitArgs.end(), segment.begin());
+  for (const KernelArg &arg : kernel.args) {
+    StringRef kind = arg.valueKind;
+    uint64_t value = 0;
+    if (kind.consume_front("hidden_block_count_")) {
+      value = config.grid[kind[0] - 'x'];
+    } else if (kind.consume_front("hidden_group_size_")) {
+      value = config.block[kind[0] - 'x'];
+    } else if (kind.consume_front("hidden_remainder_")) {
+      value = 0; // every workgroup is full-sized: grid is in workgroups
+    } else if (kind == "hidden_grid_dims") {
+      value = config.grid[2] * config.block[2] > 1   ? 3
+              : config.grid[1] * config.block[1] > 1 ? 2
+                                                     : 1;
+    } else if (kind == "hidden_dynamic_lds_size") {
+      value = config.dynamicLdsBytes;
+    } else if (kind == "hidden_private_base") {
+      value = uint32_t(Memory::kPrivateAperture >> 32);
+    } else if (kind == "hidden_shared_base") {
+      value = uint32_t(Memory::kSharedAperture >> 32);
+    } else if (kind.starts_with("hidden_global_offset_") ||
+               kind == "hidden_none" || kind == "hidden_printf_buffer" ||
+               kind == "hidden_hostcall_buffer" ||
+               kind == "hidden_default_queue" ||
+               kind == "hidden_completion_action" ||
+               kind == "hidden_multigrid_sync_arg" ||
+               kind == "hidden_heap_v1" || kind == "hidden_queue_ptr") {
+      value = 0;
+    } else if (kind.starts_with("hidden_")) {
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '%s' needs the hidden argument '%s', "
+                               "which the emulator does not provide",
+                               kernel.name.c_str(), arg.valueKind.c_str());
+    } else {
+      continue;
+    }
+    putArg(segment, arg.offset, arg.size, value);
+  }
+  return segment;
+}
+
+namespace {
+/// Runs one workgroup to completion.
+class WorkgroupRunner {
+public:
+  WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng)
+      : dispatch(dispatch), rng(rng) {}
+
+  void run(Workgroup &wg);
+
+private:
+  void setUpWave(Wave &wave, unsigned firstItem, unsigned totalItems);
+  Dispatch &dispatch;
+  std::mt19937_64 *rng;
+};
+} // namespace
+
+void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
+                                unsigned totalItems) {
+  const Kernel &kernel = dispatch.program.getKernel();
+  const KernelDescriptor &kd = kernel.descriptor;
+  const LaunchConfig &config = dispatch.config;
+  unsigned s = 0;
+  auto put64 = [&](uint64_t v) {
+    wave.sgpr[s++] = uint32_t(v);
+    wave.sgpr[s++] = uint32_t(v >> 32);
+  };
+  if (kd.userSgprPrivateSegmentBuffer()) {
+    // A buffer descriptor whose base is the private aperture; scratch
+    // handlers map it onto the wave's per-lane private memory.
+    put64(Memory::kPrivateAperture);
+    wave.sgpr[s++] = 0xffffffffu;
+    wave.sgpr[s++] = 0x00027000u;
+  }
+  if (kd.userSgprDispatchPtr())
+    put64(dispatch.dispatchPacketAddress);
+  if (kd.userSgprQueuePtr())
+    put64(dispatch.queueAddress);
+  if (kd.userSgprKernargSegmentPtr())
+    put64(dispatch.kernargAddress);
+  if (kd.userSgprDispatchId())
+    put64(0);
+  if (kd.userSgprFlatScratchInit())
+    put64(Memory::kPrivateAperture);
+  if (kd.userSgprPrivateSegmentSize())
+    wave.sgpr[s++] = kernel.privateSegmentFixedSize;
+  // (The user SGPR count was checked against USER_SGPR_COUNT at launch.)
+  s = kd.userSgprCount();
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (kd.enableWorkgroupId(dim))
+      wave.sgpr[s++] = wave.workgroup.id[dim];
+  if (kd.enableWorkgroupInfo()) {
+    unsigned wavesInGroup = static_cast<unsigned>(wave.workgroup.waves.size());
+    wave.sgpr[s++] = (wave.id == 0 ? 1u << 31 : 0) | (wavesInGroup & 0x3f);
+  }
+  if (kd.enablePrivateSegment())
+    wave.sgpr[s++] = 0; // scratch wave offset: each wave has its own memory
+
+  // Work-item IDs: packed into v0 (X | Y << 10 | Z << 20) on chips with
+  // packed IDs, else X, Y, Z in v0, v1, v2 as enabled.
+  bool packed = dispatch.program.getChip().packedWorkItemIds;
+  unsigned bx = config.block[0], by = config.block[1];
+  uint64_t execMask = 0;
+  for (unsigned lane = 0; lane < wave.lanes; ++lane) {
+    unsigned item = firstItem + lane;
+    if (item >= totalItems)
+      break;
+    execMask |= uint64_t(1) << lane;
+    unsigned x = item % bx, y = (item / bx) % by, z = item / (bx * by);
+    if (packed) {
+      wave.vreg(0)[lane] = x | (y << 10) | (z << 20);
+    } else {
+      wave.vreg(0)[lane] = x;
+      if (kd.enableVgprWorkitemId() >= 1 && wave.numVgprs > 1)
+        wave.vreg(1)[lane] = y;
+      if (kd.enableVgprWorkitemId() >= 2 && wave.numVgprs > 2)
+        wave.vreg(2)[lane] = z;
+    }
+  }
+  wave.setExec(execMask);
+
+  // MODE from COMPUTE_PGM_RSRC1.
+  wave.mode = kd.floatRoundMode32() | (kd.floatDenormMode32() << 4) |
+              (kd.floatDenormMode16_64() << 6) |
+              (kd.dx10Clamp() ? mode::Dx10Clamp : 0) |
+              (kd.ieeeMode() ? mode::Ieee : 0);
+}
+
+void WorkgroupRunner::run(Workgroup &wg) {
+  const Program &program = dispatch.program;
+  const Kernel &kernel = program.getKernel();
+  const LaunchConfig &config = dispatch.config;
+  const std::vector<Inst> &insts = program.getInstructions();
+
+  unsigned items = config.block[0] * config.block[1] * config.block[2];
+  unsigned lanes = kernel.wavefrontSize;
+  unsigned numWaves = (items + lanes - 1) / lanes;
+  // Room for every VGPR and AGPR the kernel may name.
+  unsigned numVgprs = program.getChip().unifiedVgprFile ? 512 : 512;
+  for (unsigned w = 0; w < numWaves; ++w)
+    wg.waves.push_back(std::make_unique<Wave>(dispatch, wg, w, numVgprs));
+  for (unsigned w = 0; w < numWaves; ++w) {
+    Wave &wave = *wg.waves[w];
+    setUpWave(wave, w * lanes, items);
+    wave.privateBytes = kernel.privateSegmentFixedSize;
+    if (wave.privateBytes)
+      wave.scratch.assign(size_t(wave.privateBytes) * lanes, 0);
+  }
+
+  LaunchResult &result = dispatch.result;
+  unsigned next = 0;
+  while (!dispatch.failed()) {
+    // Pick the next ready wave.
+    unsigned ready = 0, parked = 0, done = 0;
+    for (auto &w : wg.waves) {
+      ready += w->status == Wave::Status::Ready;
+      parked += w->status == Wave::Status::AtBarrier;
+      done += w->status == Wave::Status::Done;
+    }
+    if (done == numWaves)
+      break;
+    if (ready == 0) {
+      // Every live wave waits at the barrier: release them.
+      ++wg.barrierEpoch;
+      ++result.barriers;
+      for (auto &w : wg.waves)
+        if (w->status == Wave::Status::AtBarrier) {
+          w->status = Wave::Status::Ready;
+          w->epoch = wg.barrierEpoch;
+        }
+      continue;
+    }
+    unsigned pick;
+    uint32_t quantum = config.quantum;
+    if (rng) {
+      unsigned k = (*rng)() % ready;
+      for (pick = 0; pick < numWaves; ++pick)
+        if (wg.waves[pick]->status == Wave::Status::Ready && k-- == 0)
+          break;
+      quantum = 1 + (*rng)() % std::max<uint32_t>(config.quantum, 1);
+    } else {
+      pick = next;
+      while (wg.waves[pick]->status != Wave::Status::Ready)
+        pick = (pick + 1) % numWaves;
+      next = (pick + 1) % numWaves;
+    }
+    Wave &wave = *wg.waves[pick];
+    for (uint32_t n = 0; n < std::max<uint32_t>(quantum, 1); ++n) {
+      if (wave.pc >= insts.size()) {
+        wave.fail(insts.back(), "execution ran past the end of the kernel");
+        break;
+      }
+      const Inst &inst = insts[wave.pc];
+      wave.branched = false;
+      inst.handler(wave, inst);
+      ++result.waveInstructions;
+      if (!wave.branched)
+        ++wave.pc;
+      if (wave.status != Wave::Status::Ready)
+        break;
+    }
+    if (result.waveInstructions > config.maxInstructions && !dispatch.failed())
+      dispatch.error = formatv("the dispatch exceeded {0} wave instructions "
+                               "(a kernel that never ends?)",
+                               config.maxInstructions);
+  }
+}
+
+Expected<LaunchResult> Emulator::launch(const Program &program,
+                                        ArrayRef<uint8_t> kernargs,
+                                        const LaunchConfig &config) {
+  auto start = std::chrono::steady_clock::now();
+  const Kernel &kernel = program.getKernel();
+  const ChipInfo &chip = program.getChip();
+  auto error = [&](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(),
+                             "launch of '" + kernel.name +
+                                 "': " + message.str());
+  };
+  for (unsigned d = 0; d < 3; ++d)
+    if (config.grid[d] == 0 || config.block[d] == 0)
+      return error("grid and block sizes must be positive");
+  uint64_t items =
+      uint64_t(config.block[0]) * config.block[1] * config.block[2];
+  if (items > kernel.maxFlatWorkgroupSize)
+    return error(formatv("a block of {0} work-items exceeds the kernel's "
+                         "maximum of {1}",
+                         items, kernel.maxFlatWorkgroupSize));
+  if (items > 1024)
+    return error(formatv("a block of {0} work-items exceeds 1024", items));
+  uint64_t lds =
+      uint64_t(kernel.groupSegmentFixedSize) + config.dynamicLdsBytes;
+  if (lds > chip.ldsBytesPerWorkgroup)
+    return error(formatv("{0} bytes of LDS exceed the {1} {2} has", lds,
+                         chip.ldsBytesPerWorkgroup, chip.name));
+  if (kernel.wavefrontSize != 64 && kernel.wavefrontSize != 32)
+    return error("unsupported wave size");
+
+  // The user SGPRs the descriptor enables must add up to USER_SGPR_COUNT.
+  const KernelDescriptor &kd = kernel.descriptor;
+  unsigned userSgprs =
+      4 * kd.userSgprPrivateSegmentBuffer() + 2 * kd.userSgprDispatchPtr() +
+      2 * kd.userSgprQueuePtr() + 2 * kd.userSgprKernargSegmentPtr() +
+      2 * kd.userSgprDispatchId() + 2 * kd.userSgprFlatScratchInit() +
+      kd.userSgprPrivateSegmentSize();
+  if (userSgprs > kd.userSgprCount())
+    return error(formatv("the descriptor enables {0} user SGPRs but "
+                         "USER_SGPR_COUNT is {1}",
+                         userSgprs, kd.userSgprCount()));
+
+  Expected<std::vector<uint8_t>> segment =
+      buildKernargs(kernel, kernargs, config);
+  if (!segment)
+    return segment.takeError();
+
+  Dispatch dispatch{memory, program, config, {}, {}, 0, 0, 0};
+  dispatch.kernargAddress = memory.allocate(segment->size(), "kernargs");
+  cantFail(memory.write(dispatch.kernargAddress, *segment));
+  dispatch.queueAddress = memory.allocate(256, "queue");
+  {
+    // hsa_kernel_dispatch_packet_t
+    uint8_t packet[64] = {};
+    using support::endian::write16le;
+    using support::endian::write32le;
+    using support::endian::write64le;
+    write16le(packet + 2, 3); // setup: dimensions
+    for (unsigned d = 0; d < 3; ++d) {
+      write16le(packet + 4 + 2 * d, uint16_t(config.block[d]));
+      write32le(packet + 12 + 4 * d, config.grid[d] * config.block[d]);
+    }
+    write32le(packet + 24, kernel.privateSegmentFixedSize);
+    write32le(packet + 28, uint32_t(lds));
+    write64le(packet + 40, dispatch.kernargAddress);
+    dispatch.dispatchPacketAddress = memory.allocate(64, "dispatch packet");
+    cantFail(memory.write(dispatch.dispatchPacketAddress, packet));
+  }
+
+  std::optional<std::mt19937_64> rng;
+  if (config.seed)
+    rng.emplace(*config.seed);
+  WorkgroupRunner runner(dispatch, rng ? &*rng : nullptr);
+  for (uint32_t z = 0; z < config.grid[2] && !dispatch.failed(); ++z)
+    for (uint32_t y = 0; y < config.grid[1] && !dispatch.failed(); ++y)
+      for (uint32_t x = 0; x < config.grid[0] && !dispatch.failed(); ++x) {
+        Workgroup wg;
+        wg.id = {x, y, z};
+        wg.lds.assign(lds, 0);
+        if (config.detectRaces)
+          wg.ldsShadow.assign(lds, LdsShadow());
+        runner.run(wg);
+      }
+
+  memory.release(dispatch.kernargAddress);
+  memory.release(dispatch.queueAddress);
+  memory.release(dispatch.dispatchPacketAddress);
+  if (dispatch.failed())
+    return error(dispatch.error);
+  dispatch.result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return std::move(dispatch.result);
+}

@@ -1,0 +1,364 @@
+//===- Program.cpp - Decode kernels with LLVM's AMDGPU disassembler
+//---------===//
+//
+// Uses only LLVM's public MC API: the AMDGPU disassembler turns the code into
+// MCInsts; registers are classified by their hardware encoding value
+// (bits 0-7: the operand number, bit 10: VGPR, bit 11: AGPR) and their width
+// by the smallest register class that contains them. Opcode names, stripped
+// of the target suffix, select the handler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+using namespace crest;
+using namespace crest::emu;
+
+namespace {
+
+/// LLVM's MC objects for one chip, created once per process.
+struct MCBundle {
+  std::unique_ptr<MCRegisterInfo> registerInfo;
+  std::unique_ptr<MCAsmInfo> asmInfo;
+  std::unique_ptr<MCSubtargetInfo> subtargetInfo;
+  std::unique_ptr<MCInstrInfo> instrInfo;
+  std::unique_ptr<MCContext> context;
+  std::unique_ptr<MCDisassembler> disassembler;
+  std::unique_ptr<MCInstPrinter> printer;
+  /// OperandType of source-modifier operands (AMDGPU's OPERAND_INPUT_MODS),
+  /// read off V_ADD_F32_e64 so no target-private enum is needed.
+  uint8_t inputModsType = 0xff;
+  /// Width in dwords of each register, computed on first use.
+  mutable std::map<unsigned, uint8_t> widthCache;
+
+  uint8_t getRegisterDwords(MCRegister reg) const;
+};
+} // namespace
+
+uint8_t MCBundle::getRegisterDwords(MCRegister reg) const {
+  auto it = widthCache.find(reg.id());
+  if (it != widthCache.end())
+    return it->second;
+  unsigned bits = 0;
+  for (const MCRegisterClass &rc : registerInfo->regclasses())
+    if (rc.contains(reg) && (bits == 0 || rc.getSizeInBits() < bits))
+      bits = rc.getSizeInBits();
+  uint8_t dwords = static_cast<uint8_t>(std::max(1u, (bits + 31) / 32));
+  widthCache[reg.id()] = dwords;
+  return dwords;
+}
+
+static Expected<const MCBundle *> getMCBundle(StringRef chip) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<MCBundle>> bundles;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = bundles.find(chip.str());
+  if (it != bundles.end())
+    return it->second.get();
+
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+  });
+  Triple triple("amdgcn-amd-amdhsa");
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return createStringError(inconvertibleErrorCode(),
+                             "LLVM has no AMDGPU target: " + error);
+  auto bundle = std::make_unique<MCBundle>();
+  bundle->registerInfo.reset(target->createMCRegInfo(triple));
+  MCTargetOptions options;
+  bundle->asmInfo.reset(
+      target->createMCAsmInfo(*bundle->registerInfo, triple, options));
+  bundle->subtargetInfo.reset(target->createMCSubtargetInfo(triple, chip, ""));
+  bundle->instrInfo.reset(target->createMCInstrInfo());
+  if (!bundle->registerInfo || !bundle->asmInfo || !bundle->subtargetInfo ||
+      !bundle->instrInfo)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create LLVM's MC layer for " + chip);
+  bundle->context = std::make_unique<MCContext>(triple, bundle->asmInfo.get(),
+                                                bundle->registerInfo.get(),
+                                                bundle->subtargetInfo.get());
+  bundle->disassembler.reset(
+      target->createMCDisassembler(*bundle->subtargetInfo, *bundle->context));
+  bundle->printer.reset(target->createMCInstPrinter(
+      triple, 0, *bundle->asmInfo, *bundle->instrInfo, *bundle->registerInfo));
+  if (!bundle->disassembler || !bundle->printer)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create LLVM's AMDGPU disassembler for " +
+                                 chip);
+  for (unsigned opc = 0, e = bundle->instrInfo->getNumOpcodes(); opc < e;
+       ++opc) {
+    if (bundle->instrInfo->getName(opc) != "V_ADD_F32_e64_vi")
+      continue;
+    bundle->inputModsType =
+        bundle->instrInfo->get(opc).operands()[1].OperandType;
+    break;
+  }
+  const MCBundle *result = bundle.get();
+  bundles[chip.str()] = std::move(bundle);
+  return result;
+}
+
+/// Drops the target/encoding-generation suffixes LLVM appends to MC opcode
+/// names ("_vi", "_gfx9", "_gfx90a", "_gfx940", "_acd", ...). The encoding
+/// form (_e32, _e64, _sdwa, _dpp) and addressing forms (_SADDR, _OFFEN, ...)
+/// stay: they change the operand list.
+static StringRef stripTargetSuffix(StringRef name) {
+  static constexpr StringLiteral kSuffixes[] = {
+      "_acd",    "_vcd",   "_vi",    "_gfx9",  "_gfx90a", "_gfx940",
+      "_gfx950", "_gfx10", "_gfx11", "_gfx12", "_si",     "_ci",
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (StringRef suffix : kSuffixes)
+      if (name.consume_back(suffix))
+        changed = true;
+  }
+  return name;
+}
+
+static Encoding getEncoding(StringRef key) {
+  if (!key.starts_with("V_") || key.starts_with("V_MFMA") ||
+      key.starts_with("V_SMFMAC"))
+    return Encoding::Other;
+  if (key.ends_with("_e32"))
+    return Encoding::VOP1;
+  if (key.ends_with("_sdwa"))
+    return Encoding::SDWA;
+  if (key.ends_with("_dpp"))
+    return Encoding::DPP;
+  if (key.starts_with("V_PK_"))
+    return Encoding::VOP3P;
+  return Encoding::VOP3;
+}
+
+/// Fills the VALU view of `inst` (defs, sources with modifiers, trailing
+/// controls) from the operand descriptions.
+static Error buildValuView(Inst &inst, const MCInstrDesc &desc,
+                           const MCBundle &mc, StringRef key) {
+  inst.numDefs = static_cast<uint8_t>(desc.getNumDefs());
+  uint8_t pendingMods = 0;
+  bool sawControl = false;
+  for (unsigned i = inst.numDefs; i < inst.numOps; ++i) {
+    bool described = i < desc.getNumOperands();
+    const MCOperandInfo *info = described ? &desc.operands()[i] : nullptr;
+    if (described && desc.getOperandConstraint(i, MCOI::TIED_TO) >= 0 &&
+        inst.encoding == Encoding::DPP) {
+      inst.dppOld = static_cast<int8_t>(i);
+      continue;
+    }
+    if (info && info->OperandType == mc.inputModsType) {
+      pendingMods = static_cast<uint8_t>(inst.ops[i].imm);
+      continue;
+    }
+    bool isValue = info && info->RegClass != -1 && !sawControl;
+    if (isValue) {
+      if (inst.numSrcs == Inst::kMaxSources)
+        return createStringError(inconvertibleErrorCode(),
+                                 "%s has more than %u sources",
+                                 key.str().c_str(), Inst::kMaxSources);
+      inst.srcOp[inst.numSrcs] = static_cast<uint8_t>(i);
+      inst.srcMods[inst.numSrcs] = pendingMods;
+      ++inst.numSrcs;
+      pendingMods = 0;
+      continue;
+    }
+    sawControl = true;
+    if (inst.numControls == Inst::kMaxControls)
+      return createStringError(inconvertibleErrorCode(),
+                               "%s has more than %u control operands",
+                               key.str().c_str(), Inst::kMaxControls);
+    inst.controls[inst.numControls++] = static_cast<int64_t>(inst.ops[i].imm);
+  }
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
+                                                   const Kernel &kernel) {
+  Expected<const MCBundle *> mcOrErr = getMCBundle(object.getChip().name);
+  if (!mcOrErr)
+    return mcOrErr.takeError();
+  const MCBundle &mc = **mcOrErr;
+  const HandlerRegistry &registry = HandlerRegistry::get();
+
+  auto program = std::unique_ptr<Program>(new Program());
+  program->kernel = &kernel;
+  program->chip = &object.getChip();
+  unsigned accumOffset = kernel.descriptor.accumOffset();
+  bool unified = object.getChip().unifiedVgprFile;
+
+  auto error = [&](uint64_t address, const Twine &message) {
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("{0}: kernel '{1}' at {2:x}: {3}",
+                                     object.getName(), kernel.name, address,
+                                     message.str())
+                                 .str());
+  };
+
+  ArrayRef<uint8_t> code = kernel.code;
+  uint64_t offset = 0;
+  while (offset < code.size()) {
+    uint64_t address = kernel.entryAddress + offset;
+    MCInst mcInst;
+    uint64_t size = 0;
+    MCDisassembler::DecodeStatus status = mc.disassembler->getInstruction(
+        mcInst, size, code.slice(offset), address, nulls());
+    if (status != MCDisassembler::Success || size == 0) {
+      // Padding after s_endpgm (s_code_end, zeros) is not code.
+      if (!program->insts.empty())
+        break;
+      return error(address, "cannot decode the instruction bytes");
+    }
+
+    Inst inst;
+    inst.address = address;
+    inst.size = static_cast<uint16_t>(size);
+    StringRef mcName = mc.instrInfo->getName(mcInst.getOpcode());
+    StringRef key = stripTargetSuffix(mcName);
+    Handler handler = registry.lookup(key, &inst.name);
+    std::string text;
+    raw_string_ostream os(text);
+    mc.printer->printInst(&mcInst, address, "", *mc.subtargetInfo, os);
+    StringRef disassembly = StringRef(text).trim();
+    if (!handler)
+      return error(address,
+                   "unimplemented opcode " + key + " ('" + disassembly + "')");
+    inst.handler = handler;
+    if (mcInst.getNumOperands() > Inst::kMaxOperands)
+      return error(address, key + " has too many operands");
+
+    inst.numOps = static_cast<uint8_t>(mcInst.getNumOperands());
+    for (unsigned i = 0; i < inst.numOps; ++i) {
+      const MCOperand &mcOp = mcInst.getOperand(i);
+      Operand &op = inst.ops[i];
+      if (mcOp.isImm()) {
+        op.kind = OperandKind::Imm;
+        op.imm = static_cast<uint64_t>(mcOp.getImm());
+        op.dwords = 1;
+        continue;
+      }
+      if (!mcOp.isReg() || !mcOp.getReg()) {
+        op.kind = OperandKind::None;
+        continue;
+      }
+      MCRegister reg = mcOp.getReg();
+      uint16_t encoding = mc.registerInfo->getEncodingValue(reg);
+      op.dwords = mc.getRegisterDwords(reg);
+      unsigned number = encoding & 0xff;
+      if (encoding & 0x400) {
+        op.kind = OperandKind::Vector;
+        op.index = static_cast<uint16_t>(number);
+      } else if (encoding & 0x800) {
+        op.kind = OperandKind::Vector;
+        op.isAgpr = true;
+        op.index =
+            static_cast<uint16_t>((unified ? accumOffset : 256) + number);
+      } else {
+        op.kind = OperandKind::Scalar;
+        op.index = static_cast<uint16_t>(number);
+      }
+    }
+
+    inst.encoding = getEncoding(key);
+    if (inst.encoding != Encoding::Other)
+      if (Error e = buildValuView(inst, mc.instrInfo->get(mcInst.getOpcode()),
+                                  mc, key))
+        return error(address, toString(std::move(e)));
+
+    program->insts.push_back(inst);
+    program->disassembly.push_back(disassembly.str());
+    offset += size;
+  }
+  if (program->insts.empty())
+    return error(kernel.entryAddress, "the kernel has no instructions");
+
+  // Resolve branch targets (SOPP: the last operand is the target address
+  // the disassembler computed, pc + 4 + 4 * simm16).
+  for (Inst &inst : program->insts) {
+    StringRef name(inst.name);
+    if (!name.starts_with("S_BRANCH") && !name.starts_with("S_CBRANCH"))
+      continue;
+    if (name.starts_with("S_CBRANCH_G_FORK") ||
+        name.starts_with("S_CBRANCH_JOIN"))
+      continue;
+    if (inst.numOps == 0 || !inst.ops[0].isImm())
+      return error(inst.address, "branch without a target");
+    uint64_t target = inst.address + 4 + 4 * signExtend(inst.ops[0].imm, 16);
+    int32_t index = program->indexOf(target);
+    if (index < 0)
+      return error(inst.address,
+                   formatv("branch target {0:x} is not an instruction of the "
+                           "kernel",
+                           target));
+    inst.target = index;
+  }
+  return program;
+}
+
+int32_t Program::indexOf(uint64_t address) const {
+  auto it = std::lower_bound(
+      insts.begin(), insts.end(), address,
+      [](const Inst &inst, uint64_t a) { return inst.address < a; });
+  if (it == insts.end() || it->address != address)
+    return -1;
+  return static_cast<int32_t>(it - insts.begin());
+}
+
+//===----------------------------------------------------------------------===//
+// Handler registry
+//===----------------------------------------------------------------------===//
+
+const HandlerRegistry &HandlerRegistry::get() {
+  static const HandlerRegistry registry = [] {
+    HandlerRegistry r;
+    registerControlHandlers(r);
+    registerSALUHandlers(r);
+    registerSMEMHandlers(r);
+    registerVALUHandlers(r);
+    registerVMEMHandlers(r);
+    registerDSHandlers(r);
+    registerMFMAHandlers(r);
+    return r;
+  }();
+  return registry;
+}
+
+Handler HandlerRegistry::lookup(StringRef key, const char **storedKey) const {
+  auto it = handlers.find(key);
+  if (it == handlers.end())
+    return nullptr;
+  *storedKey = it->getKeyData();
+  return it->second;
+}
+
+void HandlerRegistry::add(StringRef key, Handler handler) {
+  handlers[key] = handler;
+}
+
+void HandlerRegistry::addVALU(StringRef base, Handler handler) {
+  add(base, handler);
+  for (StringRef suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
+    add((base + suffix).str(), handler);
+}

@@ -473,10 +473,9 @@ void WorkgroupRunner::run(Workgroup &wg) {
   unsigned next = 0;
   while (!dispatch.failed()) {
     // Pick the next ready wave.
-    unsigned ready = 0, parked = 0, done = 0;
+    unsigned ready = 0, done = 0;
     for (auto &w : wg.waves) {
       ready += w->status == Wave::Status::Ready;
-      parked += w->status == Wave::Status::AtBarrier;
       done += w->status == Wave::Status::Done;
     }
     if (done == numWaves)

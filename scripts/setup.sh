@@ -13,8 +13,9 @@ PACKAGES=(
   libgtest-dev
   # HIP runtime headers (loaded with dlopen at run time) and device libraries.
   libamdhip64-dev rocm-device-libs
-  # Tests and scripts.
-  python3
+  # Tests and scripts (Debian's python3, which lit runs under, with NumPy
+  # for .npy test data and host references).
+  python3 python3-numpy
 )
 
 missing=()

@@ -21,6 +21,8 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%crest_src_root", config.crest_src_root))
 config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -29,6 +31,7 @@ tool_dirs = [config.crest_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst("crest-opt", unresolved="fatal"),
     ToolSubst("crest-chips", unresolved="fatal"),
+    ToolSubst("crest-emu", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

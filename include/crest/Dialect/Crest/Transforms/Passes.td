@@ -27,4 +27,36 @@ def CrestAttachTargetPass : Pass<"crest-attach-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
+  let summary = "Choose the kernel configuration of every contraction";
+  let description = [{
+    For each `crest.matmul`, `crest.batch_matmul` and `crest.conv2d` under
+    the module's `#crest.target` that has no `#crest.config` yet, picks the
+    matrix instruction, the workgroup and wave tiles, the sync scope, the
+    LDS stages and the split-K factor from the chip table, and attaches them
+    as `config`. An explicit `config` (on the op or its `crest.kernel`) is
+    kept as written; a `sync` attribute fixes the scope and the stages.
+
+    Candidates are single-block instructions of the op's precision, tried
+    with decreasing tiles. Small, latency-bound problems (M or N at most 16)
+    get wavefront scope and tiles of one instruction per wave. A candidate
+    is rejected when its LDS exceeds the chip's, its accumulators exceed the
+    register file, or its estimated occupancy is below `min-waves-per-simd`.
+    When nothing fits, the error lists every candidate and why it was
+    rejected. With `explain`, a remark gives the choice and its cost.
+
+    ```sh
+    crest-opt model.mlir --crest-attach-target=chip=gfx942 --crest-select-config
+    ```
+  }];
+  let dependentDialects = ["::crest::CrestDialect"];
+  let options = [
+    Option<"minWavesPerSimd", "min-waves-per-simd", "unsigned",
+           /*default=*/"1",
+           "Reject configurations with a lower estimated occupancy">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark describing each choice">,
+  ];
+}
+
 #endif // CREST_DIALECT_CREST_TRANSFORMS_PASSES_TD

@@ -1,0 +1,53 @@
+//===- KernelConfig.cpp - Resource model of a kernel configuration
+//----------===//
+
+#include "crest/Codegen/KernelConfig.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace crest;
+
+/// VGPRs per lane a kernel needs beyond its accumulators and operand
+/// fragments: global and LDS addresses, loop counters, epilogue
+/// temporaries. Chosen from the register counts LLVM reports for Crest's
+/// GEMM kernels (see docs/Codegen.md); used for ranking only.
+static constexpr int64_t kAddressingVgprs = 24;
+
+ConfigCost crest::evaluateConfig(const ChipInfo &chip,
+                                 const MmaInstruction &mma, ConfigAttr config,
+                                 unsigned waveSize, unsigned lhsBits,
+                                 unsigned rhsBits, unsigned accBits) {
+  ConfigCost cost;
+  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits);
+  cost.wavesPerWorkgroup = config.getNumWaves();
+  int64_t waveM = config.getWaveTile()[0], waveN = config.getWaveTile()[1];
+  cost.accRegisters =
+      waveM * waveN / waveSize * std::max<int64_t>(1, accBits / 32);
+  // One K step of fragments for every MMA tile of the wave, per stage in
+  // flight (registers hold 32 bits of packed elements).
+  int64_t tilesM = waveM / mma.m, tilesN = waveN / mma.n;
+  int64_t lhsRegs = llvm::divideCeil(
+      tilesM * mma.getLhsElementsPerLane(waveSize) * lhsBits, 32);
+  int64_t rhsRegs = llvm::divideCeil(
+      tilesN * mma.getLhsElementsPerLane(waveSize) * rhsBits, 32);
+  int64_t inFlight =
+      config.getScope() == SyncScope::Wavefront ? config.getStages() : 1;
+  cost.estimatedVgprs =
+      cost.accRegisters + inFlight * (lhsRegs + rhsRegs) + kAddressingVgprs;
+
+  int64_t granule = chip.getVgprAllocGranule(waveSize);
+  int64_t allocated = llvm::alignTo(cost.estimatedVgprs, granule);
+  int64_t byRegisters = chip.getVgprFilePerSimd(waveSize) / allocated;
+  int64_t byLds = chip.maxWavesPerSimd;
+  if (cost.ldsBytes > 0) {
+    int64_t ldsPerGroup =
+        llvm::alignTo(cost.ldsBytes, chip.ldsAllocGranuleBytes);
+    int64_t groupsPerCu = chip.ldsBytesPerWorkgroup / ldsPerGroup;
+    byLds = groupsPerCu * cost.wavesPerWorkgroup / chip.simdsPerComputeUnit;
+  }
+  cost.wavesPerSimd =
+      std::min<int64_t>({byRegisters, byLds, chip.maxWavesPerSimd});
+  return cost;
+}

@@ -1,0 +1,225 @@
+//===- SelectConfig.cpp - Choose kernel configurations
+//----------------------===//
+//
+// Heuristic configuration selection from the chip table. Every decision is
+// data-driven: the instruction list, LDS size, register file and wave size
+// come from the target's ChipInfo.
+//
+//===----------------------------------------------------------------------===//
+
+#include "crest/Codegen/KernelConfig.h"
+#include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Dialect/Crest/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace crest {
+#define GEN_PASS_DEF_CRESTSELECTCONFIGPASS
+#include "crest/Dialect/Crest/Transforms/Passes.h.inc"
+} // namespace crest
+
+using namespace mlir;
+using namespace crest;
+
+namespace {
+
+struct Candidate {
+  ConfigAttr config;
+  const MmaInstruction *mma;
+  ConfigCost cost;
+  std::string rejection; ///< Empty when the candidate fits.
+};
+
+/// Workgroups a configuration should produce before larger tiles are
+/// preferred: enough to occupy most compute units of a CDNA GPU.
+constexpr int64_t kTargetWorkgroups = 64;
+
+/// Problems this small are latency-bound: one instruction tile per wave and
+/// no LDS sharing.
+bool isLatencyBound(int64_t m, int64_t n) { return m <= 16 || n <= 16; }
+
+/// K depth of one main-loop step: at least 64 bytes of each operand row
+/// (a 16-byte load per lane quarter) and a multiple of the instruction's K.
+int64_t chooseTileK(const MmaInstruction &mma, unsigned lhsBits) {
+  int64_t k = std::max<int64_t>(mma.k, 64 * 8 / lhsBits);
+  return llvm::alignTo(k, mma.k);
+}
+
+class SelectConfigPass
+    : public crest::impl::CrestSelectConfigPassBase<SelectConfigPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    TargetAttr target = lookupTarget(module);
+    if (!target || !target.getChipInfo()) {
+      module.emitError() << "crest-select-config needs a #crest.target on "
+                            "the module (run crest-attach-target first)";
+      return signalPassFailure();
+    }
+    WalkResult result = module.walk([&](ContractionOpInterface op) {
+      if (op.getConfigAttr())
+        return WalkResult::advance();
+      if (auto kernel = op->getParentOfType<KernelOp>();
+          kernel && kernel.getConfigAttr())
+        return WalkResult::advance();
+      return failed(select(op, target)) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+private:
+  LogicalResult select(ContractionOpInterface op, TargetAttr target);
+  SmallVector<Candidate> enumerate(ContractionOpInterface op, TargetAttr target,
+                                   SyncScope scope, unsigned stages);
+};
+
+} // namespace
+
+SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
+                                                   TargetAttr target,
+                                                   SyncScope scope,
+                                                   unsigned stages) {
+  const ChipInfo &chip = *target.getChipInfo();
+  unsigned waveSize = target.getEffectiveWaveSize();
+  PrecisionAttr precision = op.getPrecision();
+  ScalarKind lhs = *getScalarKind(precision.getLhs());
+  ScalarKind rhs = *getScalarKind(precision.getRhs());
+  ScalarKind acc = *getScalarKind(precision.getAcc());
+  unsigned lhsBits = getScalarKindBits(lhs), rhsBits = getScalarKindBits(rhs);
+  unsigned accBits = getScalarKindBits(acc);
+  SmallVector<int64_t, 4> shape = op.getGemmShape();
+  int64_t m = shape[1], n = shape[2];
+  MLIRContext *ctx = op->getContext();
+
+  SmallVector<Candidate> candidates;
+  for (const MmaInstruction *mma : chip.findMma(lhs, rhs, acc)) {
+    if (mma->blocks != 1)
+      continue;
+    // (tile M, tile N, wave M, wave N), largest first.
+    SmallVector<std::array<int64_t, 4>> tiles;
+    if (scope == SyncScope::Wavefront) {
+      // Waves side by side along N, one instruction tile each: as many as
+      // N needs, at most four.
+      int64_t waves = std::clamp<int64_t>(llvm::divideCeil(n, mma->n), 1, 4);
+      tiles.push_back({mma->m, mma->n * waves, mma->m, mma->n});
+    } else {
+      for (auto [tm, tn] : {std::pair<int64_t, int64_t>{128, 128},
+                            {128, 64},
+                            {64, 128},
+                            {64, 64},
+                            {32, 64},
+                            {64, 32},
+                            {32, 32}}) {
+        if (tm % mma->m || tn % mma->n)
+          continue;
+        // Tiles beyond the (32-aligned) problem only compute padding.
+        if (tm > std::max<int64_t>(llvm::alignTo(m, 32), 32) ||
+            tn > std::max<int64_t>(llvm::alignTo(n, 32), 32))
+          continue;
+        // Two by two waves when the tile allows it, else one.
+        int64_t wm = tm >= 2 * mma->m ? tm / 2 : tm;
+        int64_t wn = tn >= 2 * mma->n ? tn / 2 : tn;
+        tiles.push_back({tm, tn, wm, wn});
+      }
+    }
+    for (auto [tm, tn, wm, wn] : tiles) {
+      int64_t tk = chooseTileK(*mma, lhsBits);
+      ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
+                                          {wm, wn}, scope, stages, 1);
+      Candidate candidate{config, mma,
+                          evaluateConfig(chip, *mma, config, waveSize, lhsBits,
+                                         rhsBits, accBits),
+                          ""};
+      const ConfigCost &cost = candidate.cost;
+      if (cost.ldsBytes > chip.ldsBytesPerWorkgroup)
+        candidate.rejection =
+            llvm::formatv("needs {0} bytes of LDS; {1} has {2}", cost.ldsBytes,
+                          chip.name, chip.ldsBytesPerWorkgroup);
+      else if (cost.estimatedVgprs > chip.getVgprFilePerSimd(waveSize) ||
+               cost.estimatedVgprs > chip.maxArchVgprs + chip.maxAccVgprs)
+        candidate.rejection = llvm::formatv(
+            "needs about {0} registers per lane; {1} has {2}",
+            cost.estimatedVgprs, chip.name,
+            std::min<int64_t>(chip.getVgprFilePerSimd(waveSize),
+                              chip.maxArchVgprs + chip.maxAccVgprs));
+      else if (cost.wavesPerWorkgroup * waveSize > 1024)
+        candidate.rejection = "needs more than 1024 work-items";
+      else if (cost.wavesPerSimd < minWavesPerSimd)
+        candidate.rejection =
+            llvm::formatv("allows {0} waves per SIMD; at least {1} requested",
+                          cost.wavesPerSimd, minWavesPerSimd);
+      candidates.push_back(std::move(candidate));
+    }
+  }
+  return candidates;
+}
+
+LogicalResult SelectConfigPass::select(ContractionOpInterface op,
+                                       TargetAttr target) {
+  SmallVector<int64_t, 4> shape = op.getGemmShape();
+  SyncAttr sync = op.getSyncAttr();
+  SyncScope scope =
+      sync ? sync.getScope()
+           : (isLatencyBound(shape[1], shape[2]) ? SyncScope::Wavefront
+                                                 : SyncScope::Workgroup);
+  unsigned stages =
+      sync ? sync.getStages() : (scope == SyncScope::Workgroup ? 2 : 1);
+
+  SmallVector<Candidate> candidates = enumerate(op, target, scope, stages);
+  // Rank the candidates that fit: first the instruction's useful rate (its
+  // ops per cycle times the share of its tiles that is not padding), then
+  // enough workgroups to spread over the GPU, then the tile size (larger
+  // when there is parallelism to spare, smaller when there is not).
+  int64_t batch = shape[0], m = shape[1], n = shape[2];
+  auto rank = [&](const Candidate &c) {
+    const MmaInstruction &mma = *c.mma;
+    double useful = double(m * n) /
+                    double(llvm::alignTo(m, mma.m) * llvm::alignTo(n, mma.n));
+    double rate = double(mma.getOps()) / mma.cycles * useful;
+    int64_t tm = c.config.getTileM(), tn = c.config.getTileN();
+    int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);
+    bool enough = groups >= kTargetWorkgroups;
+    return std::make_tuple(rate, enough, enough ? tm * tn : -tm * tn);
+  };
+  const Candidate *best = nullptr;
+  for (const Candidate &c : candidates)
+    if (c.rejection.empty() && (!best || rank(c) > rank(*best)))
+      best = &c;
+  if (!best) {
+    InFlightDiagnostic diag =
+        op->emitOpError() << "no kernel configuration fits " << target.getChip()
+                          << " (scope = " << stringifySyncScope(scope)
+                          << ", stages = " << stages << ")";
+    if (candidates.empty())
+      diag << "; no single-block matrix instruction computes its precision";
+    for (const Candidate &c : candidates)
+      diag.attachNote() << c.mma->mnemonic << " with tiles "
+                        << c.config.getTileM() << "x" << c.config.getTileN()
+                        << "x" << c.config.getTileK() << " (waves "
+                        << c.config.getWaveTile()[0] << "x"
+                        << c.config.getWaveTile()[1] << "): " << c.rejection;
+    return failure();
+  }
+  op->setAttr("config", best->config);
+  if (explain)
+    op->emitRemark() << "selected " << best->mma->mnemonic << ", tiles "
+                     << best->config.getTileM() << "x"
+                     << best->config.getTileN() << "x"
+                     << best->config.getTileK() << ", "
+                     << best->cost.wavesPerWorkgroup << " waves of "
+                     << best->config.getWaveTile()[0] << "x"
+                     << best->config.getWaveTile()[1] << ", "
+                     << stringifySyncScope(scope) << " scope, " << stages
+                     << " stage(s): " << best->cost.ldsBytes
+                     << " bytes of LDS, about " << best->cost.estimatedVgprs
+                     << " VGPRs, " << best->cost.wavesPerSimd
+                     << " waves per SIMD";
+  return success();
+}

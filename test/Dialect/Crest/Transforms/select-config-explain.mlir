@@ -1,0 +1,32 @@
+// RUN: crest-opt %s --split-input-file --crest-select-config=explain -verify-diagnostics -o /dev/null
+// RUN: not crest-opt %s --split-input-file --crest-select-config="min-waves-per-simd=9" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OCC
+
+// With `explain`, a remark states the choice and its cost: 2 stages of a
+// 128x32 and a 32x128 f16 tile = 2 * (4096 + 4096) * 2 bytes = 32768 bytes
+// of LDS; 64 KiB of LDS holds two such workgroups per CU, 8 waves over 4
+// SIMDs = 2 waves per SIMD.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf32> {
+    // expected-remark @+1 {{selected v_mfma_f32_32x32x8_f16, tiles 128x128x32, 4 waves of 64x64, workgroup scope, 2 stage(s): 32768 bytes of LDS, about 96 VGPRs, 2 waves per SIMD}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<4096x4096xf16>, tensor<4096x4096xf16> -> tensor<4096x4096xf32>
+    return %0 : tensor<4096x4096xf32>
+  }
+}
+
+// -----
+
+// No target: the pass says what to run first.
+// expected-error @+1 {{crest-select-config needs a #crest.target on the module (run crest-attach-target first)}}
+module {
+  func.func @no_target(%a: tensor<16x16xf16>) -> tensor<16x16xf32> {
+    %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    return %0 : tensor<16x16xf32>
+  }
+}
+
+// OCC: error: 'crest.matmul' op no kernel configuration fits gfx942 (scope = workgroup, stages = 2)
+// gfx942 allows at most 8 waves per SIMD, so 9 rejects every candidate,
+// and each is listed with its reason.
+// OCC-COUNT-14: note: v_mfma_f32_{{32x32x8|16x16x16}}_f16 with tiles {{[0-9]+}}x{{[0-9]+}}x32 (waves {{[0-9]+}}x{{[0-9]+}}): allows {{[0-9]}} waves per SIMD; at least 9 requested

@@ -3,6 +3,7 @@
 
 #include "crest/InitCrest.h"
 
+#include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 
@@ -22,4 +23,7 @@ void crest::registerAllCrestDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
 }
 
-void crest::registerCrestPasses() { crest::registerCrestTransformsPasses(); }
+void crest::registerCrestPasses() {
+  crest::registerCrestTransformsPasses();
+  crest::registerCrestCodegenPasses();
+}

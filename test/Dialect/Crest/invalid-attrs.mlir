@@ -488,13 +488,13 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // NOTE: the attribute name is streamed as a StringAttr and therefore printed
 // with its own double quotes inside the single quotes ('"crest.foo"').
-// expected-error @+1 {{unknown crest attribute 'crest.foo'; the dialect defines 'crest.target'}}
+// expected-error @+1 {{unknown crest attribute 'crest.foo'; the dialect defines 'crest.target' and 'crest.launch'}}
 module attributes {crest.foo = 1 : i32} {}
 
 // -----
 
 // Inherent attribute names of crest ops are no dialect attributes.
-// expected-error @+1 {{unknown crest attribute 'crest.config'; the dialect defines 'crest.target'}}
+// expected-error @+1 {{unknown crest attribute 'crest.config'; the dialect defines 'crest.target' and 'crest.launch'}}
 func.func @unknown_on_func() attributes {crest.config = #crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup>} {
   return
 }

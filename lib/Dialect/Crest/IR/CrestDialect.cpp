@@ -35,10 +35,21 @@ LogicalResult CrestDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (attr.getName() == getLaunchAttrName()) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict || !dict.getAs<SymbolRefAttr>("kernel") ||
+        !dict.getAs<DenseI32ArrayAttr>("grid") ||
+        !dict.getAs<DenseI32ArrayAttr>("block"))
+      return op->emitError()
+             << "'" << getLaunchAttrName()
+             << "' must be a dictionary {kernel = @symbol, grid = "
+                "array<i32: x, y, z>, block = array<i32: x, y, z>}";
+    return success();
+  }
   return op->emitError() << "unknown crest attribute '"
                          << attr.getName().getValue()
                          << "'; the dialect defines '" << getTargetAttrName()
-                         << "'";
+                         << "' and '" << getLaunchAttrName() << "'";
 }
 
 std::optional<ScalarKind> crest::getScalarKind(Type type) {

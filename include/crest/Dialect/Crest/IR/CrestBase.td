@@ -39,6 +39,11 @@ def Crest_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("crest.target");
     }
+    /// Name of the attribute codegen puts on a contraction or crest.kernel:
+    /// {kernel = @crest_kernels::@name, grid = [x, y, z], block = [x, y, z]}.
+    static constexpr ::llvm::StringLiteral getLaunchAttrName() {
+      return ::llvm::StringLiteral("crest.launch");
+    }
   }];
 }
 

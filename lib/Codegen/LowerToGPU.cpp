@@ -1,0 +1,901 @@
+//===- LowerToGPU.cpp - Generate MFMA kernels for crest contractions
+//--------===//
+//
+// One gpu.func per configured contraction (with its fused epilogue). The
+// kernel is built directly with OpBuilder as a workgroup -> wave -> MMA
+// fragment hierarchy; see the pass description in Passes.td.
+//
+// Fragment layouts (CDNA MFMA, one block; m == n; checked against
+// shared/mfma-layouts by the emulator's tests): with kpl = m * k / 64
+// elements per lane,
+//   A[i][kk]: lane = i + m * (kk / kpl), element kk % kpl
+//   B[kk][j]: lane = j + n * (kk / kpl), element kk % kpl
+//   D[i][j]:  lane = j + n * ((i / 4) % (64 / n)),
+//             register = (i / (4 * (64 / n))) * 4 + i % 4
+//
+//===----------------------------------------------------------------------===//
+
+#include "crest/Codegen/Passes.h"
+#include "crest/Dialect/Crest/IR/CrestOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+namespace crest {
+#define GEN_PASS_DEF_CRESTLOWERTOGPUPASS
+#include "crest/Codegen/Passes.h.inc"
+} // namespace crest
+
+using namespace mlir;
+using namespace crest;
+
+namespace {
+
+constexpr StringLiteral kKernelModuleName = "crest_kernels";
+
+/// Everything codegen needs to know about one kernel.
+struct KernelPlan {
+  Operation *anchor;                  ///< crest.kernel or the contraction
+  ContractionOpInterface contraction; ///< the contraction inside
+  ConfigAttr config;
+  const ChipInfo *chip;
+  const MmaInstruction *mma;
+  unsigned waveSize;
+  // Problem.
+  int64_t batch, m, n, k;
+  bool transposeLhs, transposeRhs;
+  RankedTensorType lhsType, rhsType;
+  Type accType; ///< f32 or i32 (the MMA accumulator)
+  bool xf32;    ///< multiply f32 operands at reduced precision
+  // Tiling.
+  int64_t tileM, tileN, tileK, waveM, waveN, wavesM, wavesN, stages;
+  bool shareLds;
+  int64_t kpl; ///< operand elements per lane per MMA
+  int64_t accPerLane;
+  // Kernel interface: one memref per kernel input, then one per result.
+  SmallVector<Value> inputs;  ///< tensors in the host function
+  SmallVector<Value> results; ///< tensors yielded (host values)
+};
+
+/// Builds one kernel.
+class KernelBuilder {
+public:
+  KernelBuilder(const KernelPlan &plan, ImplicitLocOpBuilder &b)
+      : plan(plan), b(b) {}
+
+  LogicalResult build(gpu::GPUFuncOp func, ArrayRef<Operation *> epilogue,
+                      ArrayRef<Value> bodyInputs, ArrayRef<Value> yielded);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, x, idx(y)); }
+  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, x, idx(y)); }
+  Value lessThan(Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, idx(bound));
+  }
+
+  Type lhsElt() const { return plan.lhsType.getElementType(); }
+  Type rhsElt() const { return plan.rhsType.getElementType(); }
+
+  /// Index list into a (batch?, d0, d1) operand memref.
+  SmallVector<Value> operandIndices(Value memref, Value batchIdx, Value d0,
+                                    Value d1);
+  /// Reads `len` elements of `memref` starting at `indices`, along the last
+  /// dimension (`alongRows` false) or the second-last (true). Elements past
+  /// the end of that dimension read as zero; `rowValid` guards the other
+  /// index.
+  Value readVector(Value memref, ArrayRef<Value> indices, int64_t len,
+                   bool alongRows, Value rowValid);
+
+  /// Copies K step `step` of the lhs (or rhs) tile into LDS slot `slot`.
+  void copyTileToLds(bool isLhs, Value step, Value slot);
+  /// The fragment of MMA tile `t` (row tile for lhs, column tile for rhs)
+  /// at K offset `kOffset` (relative to the K step), from LDS or global.
+  Value loadFragment(bool isLhs, int64_t t, int64_t kOffset, Value step,
+                     Value slot);
+  Value mfma(Value a, Value b, Value acc);
+
+  LogicalResult emitEpilogue(ValueRange accs, ArrayRef<Operation *> epilogue,
+                             ArrayRef<Value> bodyInputs,
+                             ArrayRef<Value> yielded);
+  FailureOr<Value> emitElementwise(Operation *op, ArrayRef<Value> operands,
+                                   Type eltType);
+  Value convert(Value v, Type to);
+
+  const KernelPlan &plan;
+  ImplicitLocOpBuilder &b;
+  // Set up by build().
+  Value tid, lane, waveRow, waveCol, rowBase, colBase, batchIdx;
+  Value lhsMem, rhsMem, ldsLhs, ldsRhs;
+  SmallVector<Value> argMems; ///< kernel inputs then results
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Memory access helpers
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> KernelBuilder::operandIndices(Value memref, Value batchIdx,
+                                                 Value d0, Value d1) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<Value> indices;
+  if (type.getRank() == 3)
+    indices.push_back(type.getDimSize(0) == 1 ? idx(0) : batchIdx);
+  indices.push_back(d0);
+  indices.push_back(d1);
+  return indices;
+}
+
+Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
+                                int64_t len, bool alongRows, Value rowValid) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elt = type.getElementType();
+  auto vecType = VectorType::get({len}, elt);
+  unsigned rank = type.getRank();
+  unsigned dim = alongRows ? rank - 2 : rank - 1;
+  int64_t extent = type.getDimSize(dim);
+  Value start = indices[dim];
+  Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
+  Value zeros = arith::ConstantOp::create(
+      b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+
+  auto ifOp = scf::IfOp::create(b, TypeRange{vecType}, rowValid,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, zeros);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (alongRows) {
+    // Strided: one guarded scalar load per element.
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < len; ++e) {
+      SmallVector<Value> at(indices);
+      at[dim] = add(start, idx(e));
+      auto inner =
+          scf::IfOp::create(b, TypeRange{elt}, lessThan(at[dim], extent),
+                            /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&inner.getThenRegion().front());
+      scf::YieldOp::create(b,
+                           memref::LoadOp::create(b, memref, at).getResult());
+      b.setInsertionPointToStart(&inner.getElseRegion().front());
+      scf::YieldOp::create(b, zero);
+      b.setInsertionPointAfter(inner);
+      elements.push_back(inner.getResult(0));
+    }
+    scf::YieldOp::create(
+        b, vector::FromElementsOp::create(b, vecType, elements).getResult());
+    return ifOp.getResult(0);
+  }
+  // Contiguous: a full vector load when the vector is in bounds (aligned
+  // to its size when every row starts aligned), else a masked load.
+  Value end = add(start, idx(len));
+  Value full =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ule, end, idx(extent));
+  auto fullIf = scf::IfOp::create(b, TypeRange{vecType}, full,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&fullIf.getThenRegion().front());
+    unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+    bool aligned = (extent * eltBytes) % (len * eltBytes) == 0 &&
+                   llvm::isPowerOf2_64(len * eltBytes);
+    auto load = vector::LoadOp::create(b, vecType, memref, indices);
+    if (aligned)
+      load.setAlignment(len * eltBytes);
+    scf::YieldOp::create(b, load.getResult());
+    b.setInsertionPointToStart(&fullIf.getElseRegion().front());
+    Value remaining = arith::SubIOp::create(b, idx(extent), start);
+    Value count = arith::MaxSIOp::create(
+        b, arith::MinSIOp::create(b, remaining, idx(len)), idx(0));
+    // mask[e] = e < count, built from arith ops on an i32 vector.
+    auto i32Vec = VectorType::get({len}, b.getI32Type());
+    SmallVector<int32_t> iota(len);
+    for (int64_t e = 0; e < len; ++e)
+      iota[e] = int32_t(e);
+    Value lanes = arith::ConstantOp::create(
+        b, i32Vec, DenseElementsAttr::get(i32Vec, ArrayRef<int32_t>(iota)));
+    Value countVec = vector::BroadcastOp::create(
+        b, i32Vec, arith::IndexCastOp::create(b, b.getI32Type(), count));
+    Value mask =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, lanes, countVec);
+    scf::YieldOp::create(b, vector::MaskedLoadOp::create(b, vecType, memref,
+                                                         indices, mask, zeros)
+                                .getResult());
+  }
+  scf::YieldOp::create(b, fullIf.getResult(0));
+  return ifOp.getResult(0);
+}
+
+void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
+  // The tile is `rows` x tileK elements, stored row-major with K contiguous
+  // in LDS (for the rhs, rows are output columns: B is kept transposed so
+  // fragments are contiguous).
+  int64_t rows = isLhs ? plan.tileM : plan.tileN;
+  Value mem = isLhs ? lhsMem : rhsMem;
+  Value lds = isLhs ? ldsLhs : ldsRhs;
+  Type elt = isLhs ? lhsElt() : rhsElt();
+  bool kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
+  int64_t extent = isLhs ? plan.m : plan.n;
+  Value base = isLhs ? rowBase : colBase;
+  int64_t threads = plan.wavesM * plan.wavesN * plan.waveSize;
+  unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  Value kBase = mul(step, idx(plan.tileK));
+
+  if (kContiguous) {
+    // 16-byte vectors along K.
+    int64_t vec = std::min<int64_t>(16 / eltBytes, plan.tileK);
+    int64_t perRow = plan.tileK / vec;
+    int64_t chunks = rows * perRow;
+    for (int64_t it = 0; it * threads < chunks; ++it) {
+      Value c = add(tid, idx(it * threads));
+      auto guard = [&](auto fn) {
+        if ((it + 1) * threads <= chunks)
+          return fn();
+        auto ifOp = scf::IfOp::create(b, lessThan(c, chunks), false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        fn();
+      };
+      guard([&] {
+        Value r = div(c, perRow);
+        Value kc = mul(rem(c, perRow), idx(vec));
+        Value gRow = add(base, r);
+        Value gK = add(kBase, kc);
+        Value v = readVector(mem, operandIndices(mem, batchIdx, gRow, gK), vec,
+                             /*alongRows=*/false, lessThan(gRow, extent));
+        vector::StoreOp::create(b, v, lds, ValueRange{slot, r, kc});
+      });
+    }
+    return;
+  }
+  // K is the slow dimension in global memory: read vectors along the rows
+  // (M for lhs, N for rhs) and scatter them into the K-contiguous tile.
+  int64_t vec = std::min<int64_t>(16 / eltBytes, rows);
+  int64_t perK = rows / vec;
+  int64_t chunks = plan.tileK * perK;
+  for (int64_t it = 0; it * threads < chunks; ++it) {
+    Value c = add(tid, idx(it * threads));
+    auto emit = [&] {
+      Value kk = div(c, perK);
+      Value r = mul(rem(c, perK), idx(vec));
+      Value gK = add(kBase, kk);
+      Value gRow = add(base, r);
+      Value v = readVector(mem, operandIndices(mem, batchIdx, gK, gRow), vec,
+                           /*alongRows=*/false, lessThan(gK, plan.k));
+      for (int64_t e = 0; e < vec; ++e) {
+        Value x = vector::ExtractOp::create(b, v, e);
+        memref::StoreOp::create(b, x, lds,
+                                ValueRange{slot, add(r, idx(e)), kk});
+      }
+    };
+    if ((it + 1) * threads <= chunks) {
+      emit();
+    } else {
+      auto ifOp = scf::IfOp::create(b, lessThan(c, chunks), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      emit();
+    }
+  }
+}
+
+Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
+                                  Value step, Value slot) {
+  int64_t mn = isLhs ? plan.mma->m : plan.mma->n;
+  Value inTile =
+      add(mul(isLhs ? waveRow : waveCol, idx(isLhs ? plan.waveM : plan.waveN)),
+          add(idx(t * mn), rem(lane, mn)));
+  Value kk = add(idx(kOffset), mul(div(lane, mn), idx(plan.kpl)));
+  Type elt = isLhs ? lhsElt() : rhsElt();
+  Value frag;
+  if (plan.shareLds) {
+    auto vecType = VectorType::get({plan.kpl}, elt);
+    frag = vector::LoadOp::create(b, vecType, isLhs ? ldsLhs : ldsRhs,
+                                  ValueRange{slot, inTile, kk});
+  } else {
+    Value mem = isLhs ? lhsMem : rhsMem;
+    bool kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
+    Value gRow = add(isLhs ? rowBase : colBase, inTile);
+    Value gK = add(mul(step, idx(plan.tileK)), kk);
+    Value rowValid = lessThan(gRow, isLhs ? plan.m : plan.n);
+    frag = kContiguous
+               ? readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
+                            plan.kpl, /*alongRows=*/false, rowValid)
+               : readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
+                            plan.kpl, /*alongRows=*/true, rowValid);
+  }
+  if (plan.kpl == 1)
+    return vector::ExtractOp::create(b, frag, 0);
+  return frag;
+}
+
+Value KernelBuilder::mfma(Value a, Value bv, Value acc) {
+  const MmaInstruction &mma = *plan.mma;
+  return amdgpu::MFMAOp::create(
+      b, acc.getType(), b.getI32IntegerAttr(mma.m), b.getI32IntegerAttr(mma.n),
+      b.getI32IntegerAttr(mma.k), b.getI32IntegerAttr(mma.blocks), a, bv, acc,
+      b.getI32IntegerAttr(0), b.getI32IntegerAttr(0),
+      amdgpu::MFMAPermBAttr::get(b.getContext(), amdgpu::MFMAPermB::none),
+      plan.xf32 ? b.getUnitAttr() : UnitAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue
+//===----------------------------------------------------------------------===//
+
+Value KernelBuilder::convert(Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (fromFloat && toFloat)
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, to, v).getResult()
+               : arith::TruncFOp::create(b, to, v).getResult();
+  if (!fromFloat && toFloat)
+    return arith::SIToFPOp::create(b, to, v);
+  if (fromFloat && !toFloat) {
+    // Saturating, truncating toward zero.
+    unsigned bits = to.getIntOrFloatBitWidth();
+    double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    Value c = arith::MaximumFOp::create(
+        b, v, arith::ConstantOp::create(b, from, b.getFloatAttr(from, lo)));
+    c = arith::MinimumFOp::create(
+        b, c, arith::ConstantOp::create(b, from, b.getFloatAttr(from, hi)));
+    return arith::FPToSIOp::create(b, to, c);
+  }
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = to.getIntOrFloatBitWidth();
+  if (fromBits < toBits)
+    return arith::ExtSIOp::create(b, to, v);
+  // i32 -> i8 saturates to the target range, as quantized outputs expect.
+  Value lo = arith::ConstantOp::create(
+      b, from, b.getIntegerAttr(from, -(int64_t(1) << (toBits - 1))));
+  Value hi = arith::ConstantOp::create(
+      b, from, b.getIntegerAttr(from, (int64_t(1) << (toBits - 1)) - 1));
+  Value c = arith::MaxSIOp::create(b, arith::MinSIOp::create(b, v, hi), lo);
+  return arith::TruncIOp::create(b, to, c);
+}
+
+FailureOr<Value> KernelBuilder::emitElementwise(Operation *op,
+                                                ArrayRef<Value> operands,
+                                                Type elt) {
+  auto cst = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, elt, b.getFloatAttr(elt, v));
+  };
+  bool isFloat = isa<FloatType>(elt);
+  Value x = operands.empty() ? Value() : operands[0];
+  Value y = operands.size() > 1 ? operands[1] : Value();
+  if (isa<AddOp>(op))
+    return isFloat ? arith::AddFOp::create(b, x, y).getResult()
+                   : arith::AddIOp::create(b, x, y).getResult();
+  if (isa<SubOp>(op))
+    return isFloat ? arith::SubFOp::create(b, x, y).getResult()
+                   : arith::SubIOp::create(b, x, y).getResult();
+  if (isa<MulOp>(op))
+    return isFloat ? arith::MulFOp::create(b, x, y).getResult()
+                   : arith::MulIOp::create(b, x, y).getResult();
+  if (isa<DivOp>(op))
+    return arith::DivFOp::create(b, x, y).getResult();
+  if (isa<MaxOp>(op))
+    return isFloat ? arith::MaximumFOp::create(b, x, y).getResult()
+                   : arith::MaxSIOp::create(b, x, y).getResult();
+  if (isa<MinOp>(op))
+    return isFloat ? arith::MinimumFOp::create(b, x, y).getResult()
+                   : arith::MinSIOp::create(b, x, y).getResult();
+  if (isa<PowOp>(op))
+    return math::PowFOp::create(b, x, y).getResult();
+  if (isa<ReluOp>(op))
+    return arith::MaximumFOp::create(b, x, cst(0.0)).getResult();
+  if (isa<NegOp>(op))
+    return arith::NegFOp::create(b, x).getResult();
+  if (isa<AbsOp>(op))
+    return math::AbsFOp::create(b, x).getResult();
+  if (isa<ExpOp>(op))
+    return math::ExpOp::create(b, x).getResult();
+  if (isa<SqrtOp>(op))
+    return math::SqrtOp::create(b, x).getResult();
+  if (isa<TanhOp>(op))
+    return math::TanhOp::create(b, x).getResult();
+  if (isa<ErfOp>(op))
+    return math::ErfOp::create(b, x).getResult();
+  if (isa<SigmoidOp>(op)) {
+    Value e = math::ExpOp::create(b, arith::NegFOp::create(b, x));
+    return arith::DivFOp::create(b, cst(1.0),
+                                 arith::AddFOp::create(b, cst(1.0), e))
+        .getResult();
+  }
+  if (auto hs = dyn_cast<HardSigmoidOp>(op)) {
+    Value v = arith::AddFOp::create(
+        b, arith::MulFOp::create(b, cst(hs.getAlpha().convertToDouble()), x),
+        cst(hs.getBeta().convertToDouble()));
+    return arith::MaximumFOp::create(b, cst(0.0),
+                                     arith::MinimumFOp::create(b, cst(1.0), v))
+        .getResult();
+  }
+  if (isa<HardSwishOp>(op)) {
+    Value v = arith::AddFOp::create(b, x, cst(3.0));
+    v = arith::MaximumFOp::create(b, cst(0.0),
+                                  arith::MinimumFOp::create(b, cst(6.0), v));
+    return arith::DivFOp::create(b, arith::MulFOp::create(b, x, v), cst(6.0))
+        .getResult();
+  }
+  if (auto clip = dyn_cast<ClipOp>(op)) {
+    Value v = x;
+    if (auto lo = clip.getMin())
+      v = arith::MaximumFOp::create(b, v, cst(lo->convertToDouble()));
+    if (auto hi = clip.getMax())
+      v = arith::MinimumFOp::create(b, v, cst(hi->convertToDouble()));
+    return v;
+  }
+  if (auto gelu = dyn_cast<GeluOp>(op)) {
+    Value half = arith::MulFOp::create(b, cst(0.5), x);
+    Value inner;
+    if (gelu.getApproximate() == GeluApproximation::Tanh) {
+      Value x3 = arith::MulFOp::create(b, x, arith::MulFOp::create(b, x, x));
+      Value u = arith::AddFOp::create(
+          b, x, arith::MulFOp::create(b, cst(0.044715), x3));
+      inner = math::TanhOp::create(
+          b, arith::MulFOp::create(b, cst(0.7978845608028654), u));
+    } else {
+      inner = math::ErfOp::create(
+          b, arith::MulFOp::create(b, cst(0.7071067811865476), x));
+    }
+    return arith::MulFOp::create(b, half,
+                                 arith::AddFOp::create(b, cst(1.0), inner))
+        .getResult();
+  }
+  if (auto cast = dyn_cast<CastOp>(op))
+    return convert(x, cast.getResult().getType().getElementType());
+  return op->emitOpError() << "cannot be fused into a kernel epilogue yet";
+}
+
+LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
+                                          ArrayRef<Operation *> epilogue,
+                                          ArrayRef<Value> bodyInputs,
+                                          ArrayRef<Value> yielded) {
+  const MmaInstruction &mma = *plan.mma;
+  int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
+  int64_t groupsPerTile = plan.waveSize / mma.n; // lane groups along rows
+  Value contractionResult = plan.contraction->getResult(0);
+  Type outElt =
+      cast<RankedTensorType>(contractionResult.getType()).getElementType();
+  int64_t numInputs = bodyInputs.size();
+
+  for (int64_t ti = 0; ti < tilesM; ++ti) {
+    for (int64_t tj = 0; tj < tilesN; ++tj) {
+      Value acc = accs[ti * tilesN + tj];
+      Value j = add(colBase, add(mul(waveCol, idx(plan.waveN)),
+                                 add(idx(tj * mma.n), rem(lane, mma.n))));
+      Value laneGroup = div(lane, mma.n);
+      for (int64_t r = 0; r < plan.accPerLane; ++r) {
+        // Row of accumulator register r in this lane (see the file header).
+        int64_t block = r / 4, within = r % 4;
+        Value iInTile = add(idx(block * 4 * groupsPerTile + within),
+                            mul(laneGroup, idx(4)));
+        Value i = add(rowBase, add(mul(waveRow, idx(plan.waveM)),
+                                   add(idx(ti * mma.m), iInTile)));
+        Value inBounds =
+            arith::AndIOp::create(b, lessThan(i, plan.m), lessThan(j, plan.n));
+        auto ifOp = scf::IfOp::create(b, inBounds, false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value v = vector::ExtractOp::create(b, acc, r);
+        IRMapping values;
+        values.map(contractionResult, convert(v, outElt));
+        // Loads an element of an epilogue input, broadcast to (batch, i, j).
+        auto elementOf = [&](Value tensor) -> FailureOr<Value> {
+          if (Value mapped = values.lookupOrNull(tensor))
+            return mapped;
+          Operation *def = tensor.getDefiningOp();
+          DenseElementsAttr dense;
+          if (def && matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
+            Type elt = dense.getElementType();
+            Value c = arith::ConstantOp::create(
+                b, elt, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+            values.map(tensor, c);
+            return c;
+          }
+          auto it = llvm::find(bodyInputs, tensor);
+          if (it == bodyInputs.end())
+            return emitError(tensor.getLoc())
+                   << "epilogue operand is neither a kernel input, a splat "
+                      "constant nor computed in the epilogue";
+          Value mem = argMems[it - bodyInputs.begin()];
+          auto type = cast<MemRefType>(mem.getType());
+          int64_t rank = type.getRank();
+          SmallVector<Value> indices;
+          // Trailing dimensions align with (batch, i, j); size-1 dims
+          // broadcast.
+          Value coords[3] = {batchIdx, i, j};
+          int64_t resultRank =
+              cast<RankedTensorType>(contractionResult.getType()).getRank();
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t fromEnd = rank - 1 - d;
+            int64_t coordIdx = 2 - fromEnd;
+            if (type.getDimSize(d) == 1 || coordIdx < 0 ||
+                (resultRank == 2 && coordIdx == 0))
+              indices.push_back(idx(0));
+            else
+              indices.push_back(coords[coordIdx]);
+          }
+          Value loaded = memref::LoadOp::create(b, mem, indices);
+          values.map(tensor, loaded);
+          return loaded;
+        };
+        for (Operation *op : epilogue) {
+          if (matchPattern(op, m_Constant()))
+            continue;
+          SmallVector<Value> operands;
+          for (Value operand : op->getOperands()) {
+            FailureOr<Value> v = elementOf(operand);
+            if (failed(v))
+              return failure();
+            operands.push_back(*v);
+          }
+          Type elt = cast<RankedTensorType>(op->getResult(0).getType())
+                         .getElementType();
+          FailureOr<Value> result = emitElementwise(op, operands, elt);
+          if (failed(result))
+            return failure();
+          values.map(op->getResult(0), *result);
+        }
+        for (auto [index, value] : llvm::enumerate(yielded)) {
+          FailureOr<Value> v = elementOf(value);
+          if (failed(v))
+            return failure();
+          Value out = argMems[numInputs + index];
+          SmallVector<Value> indices;
+          if (cast<MemRefType>(out.getType()).getRank() == 3)
+            indices.push_back(batchIdx);
+          indices.push_back(i);
+          indices.push_back(j);
+          memref::StoreOp::create(b, *v, out, indices);
+        }
+      }
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
+                                   ArrayRef<Operation *> epilogue,
+                                   ArrayRef<Value> bodyInputs,
+                                   ArrayRef<Value> yielded) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  for (BlockArgument arg : func.getArguments())
+    argMems.push_back(arg);
+  auto inputIndex = [&](Value v) {
+    return llvm::find(bodyInputs, v) - bodyInputs.begin();
+  };
+  ContractionOpInterface contraction = plan.contraction;
+  lhsMem = argMems[inputIndex(contraction.getLhs())];
+  rhsMem = argMems[inputIndex(contraction.getRhs())];
+  if (plan.shareLds) {
+    ldsLhs = func.getWorkgroupAttributions()[0];
+    ldsRhs = func.getWorkgroupAttributions()[1];
+  }
+
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value wave = div(tid, plan.waveSize);
+  lane = rem(tid, plan.waveSize);
+  waveRow = div(wave, plan.wavesN);
+  waveCol = rem(wave, plan.wavesN);
+  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
+  rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
+  batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+
+  const MmaInstruction &mma = *plan.mma;
+  int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
+  auto accVecType = VectorType::get({plan.accPerLane}, plan.accType);
+  Value zeroAcc = arith::ConstantOp::create(
+      b, accVecType,
+      DenseElementsAttr::get(accVecType, b.getZeroAttr(plan.accType)));
+  SmallVector<Value> initAccs(tilesM * tilesN, zeroAcc);
+
+  int64_t steps = llvm::divideCeil(plan.k, plan.tileK);
+  int64_t stages = plan.stages;
+  // Prologue: fill the first stages - 1 slots.
+  if (plan.shareLds)
+    for (int64_t s = 0; s < std::min<int64_t>(stages - 1, steps); ++s) {
+      copyTileToLds(true, idx(s), idx(s));
+      copyTileToLds(false, idx(s), idx(s));
+    }
+
+  auto loop = scf::ForOp::create(b, idx(0), idx(steps), idx(1), initAccs);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value slot;
+    if (plan.shareLds) {
+      if (stages == 1) {
+        copyTileToLds(true, t, idx(0));
+        copyTileToLds(false, t, idx(0));
+        slot = idx(0);
+      } else {
+        // Prefetch step t + stages - 1 into its slot while computing t.
+        Value ahead = add(t, idx(stages - 1));
+        auto ifOp = scf::IfOp::create(b, lessThan(ahead, steps), false);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          Value aheadSlot = rem(ahead, stages);
+          copyTileToLds(true, ahead, aheadSlot);
+          copyTileToLds(false, ahead, aheadSlot);
+        }
+        slot = rem(t, stages);
+      }
+    }
+    SmallVector<Value> accs(loop.getRegionIterArgs());
+    for (int64_t kk = 0; kk < plan.tileK; kk += mma.k) {
+      SmallVector<Value> aFrags, bFrags;
+      for (int64_t ti = 0; ti < tilesM; ++ti)
+        aFrags.push_back(loadFragment(true, ti, kk, t, slot));
+      for (int64_t tj = 0; tj < tilesN; ++tj)
+        bFrags.push_back(loadFragment(false, tj, kk, t, slot));
+      for (int64_t ti = 0; ti < tilesM; ++ti)
+        for (int64_t tj = 0; tj < tilesN; ++tj)
+          accs[ti * tilesN + tj] =
+              mfma(aFrags[ti], bFrags[tj], accs[ti * tilesN + tj]);
+    }
+    scf::YieldOp::create(b, accs);
+  }
+  if (failed(emitEpilogue(loop.getResults(), epilogue, bodyInputs, yielded)))
+    return failure();
+  gpu::ReturnOp::create(b);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+class LowerToGPUPass
+    : public crest::impl::CrestLowerToGPUPassBase<LowerToGPUPass> {
+public:
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  FailureOr<KernelPlan> plan(Operation *anchor, ContractionOpInterface op,
+                             ConfigAttr config, TargetAttr target);
+  LogicalResult lower(Operation *anchor, ContractionOpInterface op,
+                      ConfigAttr config, TargetAttr target,
+                      gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                      unsigned &counter);
+};
+} // namespace
+
+FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
+                                           ContractionOpInterface op,
+                                           ConfigAttr config,
+                                           TargetAttr target) {
+  KernelPlan p;
+  p.anchor = anchor;
+  p.contraction = op;
+  p.config = config;
+  p.chip = target.getChipInfo();
+  p.waveSize = target.getEffectiveWaveSize();
+  p.mma = p.chip->lookupMma(config.getMma());
+  if (!p.mma)
+    return op->emitOpError() << "config instruction " << config.getMma()
+                             << " is not one of " << p.chip->name << "'s";
+  if (p.mma->kind != MmaKind::MFMA || p.mma->blocks != 1 ||
+      p.mma->m != p.mma->n || p.waveSize != 64)
+    return op->emitOpError()
+           << "codegen supports single-block MFMA instructions in wave64; "
+           << p.mma->mnemonic << " is not one";
+  if (isa<Conv2DOp>(op.getOperation()))
+    return op->emitOpError()
+           << "convolutions are not lowered to kernels yet; lower them to "
+              "matmuls first";
+  if (config.getSplitK() != 1)
+    return op->emitOpError() << "split_k > 1 is not generated yet";
+  SmallVector<int64_t, 4> shape = op.getGemmShape();
+  p.batch = shape[0];
+  p.m = shape[1];
+  p.n = shape[2];
+  p.k = shape[3];
+  p.lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  p.rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  p.transposeLhs = op->hasAttr("transpose_lhs");
+  p.transposeRhs = op->hasAttr("transpose_rhs");
+  p.accType = op.getPrecision().getAcc();
+  p.xf32 = isa<FloatTF32Type>(op.getPrecision().getLhs());
+  p.tileM = config.getTileM();
+  p.tileN = config.getTileN();
+  p.tileK = config.getTileK();
+  p.waveM = config.getWaveTile()[0];
+  p.waveN = config.getWaveTile()[1];
+  p.wavesM = p.tileM / p.waveM;
+  p.wavesN = p.tileN / p.waveN;
+  p.stages = config.getStages();
+  p.shareLds = config.getScope() == SyncScope::Workgroup;
+  p.kpl = p.mma->m * p.mma->k / p.waveSize;
+  p.accPerLane = p.mma->getAccElementsPerLane(p.waveSize);
+  return p;
+}
+
+LogicalResult LowerToGPUPass::lower(Operation *anchor,
+                                    ContractionOpInterface op,
+                                    ConfigAttr config, TargetAttr target,
+                                    gpu::GPUModuleOp kernels,
+                                    SymbolTable &symbols, unsigned &counter) {
+  FailureOr<KernelPlan> planOr = plan(anchor, op, config, target);
+  if (failed(planOr))
+    return failure();
+  KernelPlan &p = *planOr;
+  MLIRContext *ctx = &getContext();
+
+  // The kernel's interface and body, from a crest.kernel or a lone op.
+  SmallVector<Value> hostInputs, bodyInputs, yielded;
+  SmallVector<Operation *> epilogue;
+  SmallVector<Type> resultTypes;
+  if (auto kernel = dyn_cast<KernelOp>(anchor)) {
+    hostInputs.assign(kernel.getInputs().begin(), kernel.getInputs().end());
+    Block &block = kernel.getBody().front();
+    bodyInputs.assign(block.getArguments().begin(), block.getArguments().end());
+    for (Operation &inner : block.without_terminator())
+      if (&inner != op.getOperation())
+        epilogue.push_back(&inner);
+    auto yield = cast<YieldOp>(block.getTerminator());
+    yielded.assign(yield.getValues().begin(), yield.getValues().end());
+    for (Value r : kernel.getResults())
+      resultTypes.push_back(r.getType());
+  } else {
+    hostInputs = {op.getLhs(), op.getRhs()};
+    bodyInputs = hostInputs;
+    yielded = {op->getResult(0)};
+    resultTypes = {op->getResult(0).getType()};
+  }
+  // Results must be [batch,] M x N tensors.
+  for (Type t : resultTypes) {
+    auto type = cast<RankedTensorType>(t);
+    ArrayRef<int64_t> s = type.getShape();
+    if (s.size() < 2 || s[s.size() - 2] != p.m || s.back() != p.n)
+      return anchor->emitOpError()
+             << "kernel results must have the contraction's output shape";
+  }
+
+  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<Type> argTypes;
+  for (Value v : hostInputs) {
+    auto t = cast<RankedTensorType>(v.getType());
+    argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType(),
+                                       MemRefLayoutAttrInterface(), global));
+  }
+  for (Type t : resultTypes) {
+    auto rt = cast<RankedTensorType>(t);
+    argTypes.push_back(MemRefType::get(rt.getShape(), rt.getElementType(),
+                                       MemRefLayoutAttrInterface(), global));
+  }
+  SmallVector<Type> ldsTypes;
+  if (p.shareLds) {
+    // Pad each K row by 16 bytes so consecutive rows start in different
+    // banks.
+    unsigned lhsBytes = std::max(1u, p.lhsType.getElementTypeBitWidth() / 8);
+    unsigned rhsBytes = std::max(1u, p.rhsType.getElementTypeBitWidth() / 8);
+    int64_t padLhs = 16 / lhsBytes, padRhs = 16 / rhsBytes;
+    ldsTypes.push_back(MemRefType::get({p.stages, p.tileM, p.tileK + padLhs},
+                                       p.lhsType.getElementType(),
+                                       MemRefLayoutAttrInterface(), workgroup));
+    ldsTypes.push_back(MemRefType::get({p.stages, p.tileN, p.tileK + padRhs},
+                                       p.rhsType.getElementType(),
+                                       MemRefLayoutAttrInterface(), workgroup));
+  }
+
+  std::string name;
+  auto parentFunc = anchor->getParentOfType<FunctionOpInterface>();
+  do {
+    name = (parentFunc ? parentFunc.getName().str() : std::string("kernel")) +
+           "_" + std::to_string(counter++);
+  } while (symbols.lookup(name));
+
+  OpBuilder outer = OpBuilder::atBlockEnd(kernels.getBody());
+  auto funcType = FunctionType::get(ctx, argTypes, {});
+  auto func = gpu::GPUFuncOp::create(outer, anchor->getLoc(), name, funcType,
+                                     ldsTypes, TypeRange{});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), outer.getUnitAttr());
+  int64_t threads = p.wavesM * p.wavesN * p.waveSize;
+  func.setKnownBlockSizeAttr(
+      DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
+  symbols.insert(func);
+
+  ImplicitLocOpBuilder b(anchor->getLoc(), ctx);
+  KernelBuilder builder(p, b);
+  if (failed(builder.build(func, epilogue, bodyInputs, yielded)))
+    return failure();
+
+  // Launch geometry for the host planner.
+  int64_t gridX = llvm::divideCeil(p.n, p.tileN);
+  int64_t gridY = llvm::divideCeil(p.m, p.tileM);
+  NamedAttrList launch;
+  launch.append("kernel",
+                SymbolRefAttr::get(ctx, kKernelModuleName,
+                                   {FlatSymbolRefAttr::get(ctx, name)}));
+  launch.append("grid",
+                DenseI32ArrayAttr::get(
+                    ctx, {int32_t(gridX), int32_t(gridY), int32_t(p.batch)}));
+  launch.append("block", DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
+  anchor->setAttr("crest.launch", launch.getDictionary(ctx));
+  return success();
+}
+
+void LowerToGPUPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  TargetAttr target = lookupTarget(module);
+  if (!target || !target.getChipInfo()) {
+    module.emitError() << "crest-lower-to-gpu needs a #crest.target on the "
+                          "module (run crest-attach-target first)";
+    return signalPassFailure();
+  }
+  // Collect first: lowering adds a gpu.module to the module.
+  SmallVector<std::tuple<Operation *, ContractionOpInterface, ConfigAttr>> work;
+  bool missing = false;
+  module.walk([&](Operation *op) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      ContractionOpInterface c = kernel.getContraction();
+      if (!c)
+        return; // elementwise/reduction groups have their own lowering
+      ConfigAttr config =
+          kernel.getConfigAttr() ? kernel.getConfigAttr() : c.getConfigAttr();
+      if (!config) {
+        c->emitOpError() << "has no #crest.config; run crest-select-config "
+                            "first";
+        missing = true;
+        return;
+      }
+      work.emplace_back(kernel, c, config);
+      return;
+    }
+    auto c = dyn_cast<ContractionOpInterface>(op);
+    if (!c || op->getParentOfType<KernelOp>())
+      return;
+    if (!c.getConfigAttr()) {
+      c->emitOpError() << "has no #crest.config; run crest-select-config "
+                          "first";
+      missing = true;
+      return;
+    }
+    work.emplace_back(op, c, c.getConfigAttr());
+  });
+  if (missing)
+    return signalPassFailure();
+  if (work.empty())
+    return;
+
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(&getContext()));
+  auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
+      SymbolTable::lookupSymbolIn(module, kKernelModuleName));
+  if (!kernels) {
+    OpBuilder builder(module.getBodyRegion());
+    builder.setInsertionPointToEnd(module.getBody());
+    kernels =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName);
+  }
+  SymbolTable symbols(kernels);
+  unsigned counter = 0;
+  for (auto [anchor, contraction, config] : work)
+    if (failed(lower(anchor, contraction, config, target, kernels, symbols,
+                     counter)))
+      return signalPassFailure();
+}

@@ -1,0 +1,74 @@
+// RUN: crest-opt %s --split-input-file --crest-lower-to-gpu -verify-diagnostics
+
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @no_config(%a: tensor<16x16xf16>) -> tensor<16x16xf32> {
+    // expected-error @+1 {{'crest.matmul' op has no #crest.config; run crest-select-config first}}
+    %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    return %0 : tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{crest-lower-to-gpu needs a #crest.target on the module (run crest-attach-target first)}}
+module {
+  func.func @no_target(%a: tensor<16x16xf16>) {
+    return
+  }
+}
+
+// -----
+
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @multi_block(%a: tensor<16x16xf16>) -> tensor<16x16xf32> {
+    // expected-error @+1 {{'crest.matmul' op codegen supports single-block MFMA instructions in wave64; v_mfma_f32_16x16x4_4b_f16 is not one}}
+    %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x4_4b_f16", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
+           : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    return %0 : tensor<16x16xf32>
+  }
+}
+
+// -----
+
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @split_k(%a: tensor<16x4096xf16>, %b: tensor<4096x16xf16>) -> tensor<16x16xf32> {
+    // expected-error @+1 {{'crest.matmul' op split_k > 1 is not generated yet}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 64], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+           : tensor<16x4096xf16>, tensor<4096x16xf16> -> tensor<16x16xf32>
+    return %0 : tensor<16x16xf32>
+  }
+}
+
+// -----
+
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @conv(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x6x6xf32> {
+    // expected-error @+1 {{'crest.conv2d' op convolutions are not lowered to kernels yet; lower them to matmuls first}}
+    %0 = crest.conv2d %x, %w precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x4_f32", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
+           : tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32> -> tensor<1x16x6x6xf32>
+    return %0 : tensor<1x16x6x6xf32>
+  }
+}
+
+// -----
+
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @bad_epilogue(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf32> {
+    %0 = crest.kernel ins(%a, %b : tensor<16x16xf16>, tensor<16x16xf16>)
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
+           -> tensor<16x16xf32> {
+    ^bb0(%x: tensor<16x16xf16>, %y: tensor<16x16xf16>):
+      %1 = crest.matmul %x, %y precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+             : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      // expected-error @+1 {{epilogue operand is neither a kernel input, a splat constant nor computed in the epilogue}}
+      %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]]> : tensor<1x16xf32>
+      %2 = crest.add %1, %c : tensor<16x16xf32>, tensor<1x16xf32> -> tensor<16x16xf32>
+      crest.yield %2 : tensor<16x16xf32>
+    }
+    return %0 : tensor<16x16xf32>
+  }
+}

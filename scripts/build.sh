@@ -8,6 +8,9 @@ build="${CREST_BUILD_DIR:-$root/build}"
 "$root/scripts/setup.sh"
 
 llvm=/usr/lib/llvm-22
+# Let ccache share results between checkouts in different folders (CI builds
+# a fresh clone elsewhere).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \

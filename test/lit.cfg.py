@@ -13,8 +13,9 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.crest_obj_root, "test")
-# Unit/ has its own config (GoogleTest binaries).
-config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# Unit/ has its own config (GoogleTest binaries); Inputs/ folders hold files
+# that tests read.
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
@@ -31,6 +32,7 @@ tool_dirs = [config.crest_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst("crest-opt", unresolved="fatal"),
     ToolSubst("crest-chips", unresolved="fatal"),
+    ToolSubst("crest-compile", unresolved="fatal"),
     ToolSubst("crest-emu", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -39,3 +41,9 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")
     config.substitutions.append(("%shared", config.crest_shared_dir))
+
+# The tools the end-to-end scripts drive.
+config.substitutions.append(
+    ("%{tools}",
+     " ".join("--%s %s" % (t, os.path.join(config.crest_tools_dir, t))
+              for t in ("crest-opt", "crest-compile", "crest-emu"))))

@@ -6,6 +6,7 @@
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
+#include "crest/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -26,4 +27,5 @@ void crest::registerAllCrestDialects(mlir::DialectRegistry &registry) {
 void crest::registerCrestPasses() {
   crest::registerCrestTransformsPasses();
   crest::registerCrestCodegenPasses();
+  crest::registerCrestPipelines();
 }

@@ -20,6 +20,13 @@
 //   CDNA3's minus xf32 (llvm-mc-22 rejects `v_mfma_f32_16x16x8_xf32` on
 //   gfx950 with "instruction not supported on this GPU"), plus the dense
 //   non-scaled additions. Its fp8/bf8 MFMAs read the OCP encodings [notes 2].
+// - BLGP (MfmaBlgp): the calculator's "blgp" property for gfx908, gfx90a and
+//   gfx942 (a lane pattern everywhere except the f64 forms on gfx90a and the
+//   single-block double-rate f16/bf16/i8/xf32/fp8 forms on gfx942); CDNA3's
+//   f64 forms read it as negate bits (LLVM prints `neg:[a,b,c]`; ISA guide
+//   section 7.1.6.4). gfx950 (no calculator data) is assumed to follow
+//   CDNA3, its new double-rate forms included. MfmaLayoutTest checks the
+//   gfx908/gfx90a/gfx942 rows against the calculator data.
 // - Instructions whose upstream lowering aborts LLVM 22 on a chip are not
 //   listed for that chip (shared/notes/mlir22-environment.md, "MMA variants
 //   vs chip"): the old 2 x bf16 forms are absent on gfx942/gfx950, the xf32
@@ -172,15 +179,22 @@ constexpr MmaInstruction makeMma(MmaKind kind, MmaLayoutFamily layout,
                                  StringRef mnemonic, unsigned m, unsigned n,
                                  unsigned k, unsigned blocks, ScalarKind lhs,
                                  ScalarKind rhs, ScalarKind acc,
-                                 unsigned cycles) {
-  return {mnemonic, kind, layout, m, n, k, blocks, lhs, rhs, acc, cycles};
+                                 unsigned cycles,
+                                 MfmaBlgp blgp = MfmaBlgp::Unsupported) {
+  return {mnemonic, kind, layout, m, n, k, blocks, lhs, rhs, acc, cycles, blgp};
 }
+
+/// BLGP: a lane pattern unless the row says otherwise (calculator "blgp"
+/// property; see MfmaBlgp).
+constexpr MfmaBlgp NoBlgp = MfmaBlgp::Unsupported;
+constexpr MfmaBlgp NegBlgp = MfmaBlgp::Negate;
 
 constexpr MmaInstruction mfma(StringRef mnemonic, unsigned m, unsigned n,
                               unsigned k, unsigned blocks, ScalarKind lhs,
-                              ScalarKind rhs, ScalarKind acc, unsigned cycles) {
+                              ScalarKind rhs, ScalarKind acc, unsigned cycles,
+                              MfmaBlgp blgp = MfmaBlgp::LanePattern) {
   return makeMma(MmaKind::MFMA, MmaLayoutFamily::CdnaMfma, mnemonic, m, n, k,
-                 blocks, lhs, rhs, acc, cycles);
+                 blocks, lhs, rhs, acc, cycles, blgp);
 }
 
 /// RDNA3 and RDNA4 WMMA are all 16x16x16, single block.
@@ -265,8 +279,8 @@ constexpr MmaInstruction kGfx90aMma[] = {
     mfma("v_mfma_i32_16x16x4i8", 16, 16, 4, 4, I8, I8, I32, 32),
     mfma("v_mfma_i32_4x4x4i8", 4, 4, 4, 16, I8, I8, I32, 8),
 
-    mfma("v_mfma_f64_16x16x4f64", 16, 16, 4, 1, F64, F64, F64, 32),
-    mfma("v_mfma_f64_4x4x4f64", 4, 4, 4, 4, F64, F64, F64, 16),
+    mfma("v_mfma_f64_16x16x4f64", 16, 16, 4, 1, F64, F64, F64, 32, NoBlgp),
+    mfma("v_mfma_f64_4x4x4f64", 4, 4, 4, 4, F64, F64, F64, 16, NoBlgp),
 };
 
 /// gfx942 (CDNA3), from cdna3.json (dense forms). New spelling; the
@@ -278,47 +292,48 @@ constexpr MmaInstruction kGfx942Mma[] = {
     mfma("v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, F32, F32, F32, 32),
     mfma("v_mfma_f32_4x4x1_16b_f32", 4, 4, 1, 16, F32, F32, F32, 8),
 
-    mfma("v_mfma_f32_32x32x4_xf32", 32, 32, 4, 1, XF32, XF32, F32, 32),
-    mfma("v_mfma_f32_16x16x8_xf32", 16, 16, 8, 1, XF32, XF32, F32, 16),
+    mfma("v_mfma_f32_32x32x4_xf32", 32, 32, 4, 1, XF32, XF32, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x8_xf32", 16, 16, 8, 1, XF32, XF32, F32, 16, NoBlgp),
 
-    mfma("v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, F16, F16, F32, 32),
-    mfma("v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, F16, F16, F32, 16),
+    mfma("v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, F16, F16, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, F16, F16, F32, 16, NoBlgp),
     mfma("v_mfma_f32_32x32x4_2b_f16", 32, 32, 4, 2, F16, F16, F32, 64),
     mfma("v_mfma_f32_16x16x4_4b_f16", 16, 16, 4, 4, F16, F16, F32, 32),
     mfma("v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, F16, F16, F32, 8),
 
-    mfma("v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, BF16, BF16, F32, 32),
-    mfma("v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, BF16, BF16, F32, 16),
+    mfma("v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, BF16, BF16, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, BF16, BF16, F32, 16,
+         NoBlgp),
     mfma("v_mfma_f32_32x32x4_2b_bf16", 32, 32, 4, 2, BF16, BF16, F32, 64),
     mfma("v_mfma_f32_16x16x4_4b_bf16", 16, 16, 4, 4, BF16, BF16, F32, 32),
     mfma("v_mfma_f32_4x4x4_16b_bf16", 4, 4, 4, 16, BF16, BF16, F32, 8),
 
-    mfma("v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, I8, I8, I32, 32),
-    mfma("v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, I8, I8, I32, 16),
+    mfma("v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, I8, I8, I32, 32, NoBlgp),
+    mfma("v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, I8, I8, I32, 16, NoBlgp),
     mfma("v_mfma_i32_32x32x4_2b_i8", 32, 32, 4, 2, I8, I8, I32, 64),
     mfma("v_mfma_i32_16x16x4_4b_i8", 16, 16, 4, 4, I8, I8, I32, 32),
     mfma("v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, I8, I8, I32, 8),
 
-    mfma("v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, F64, F64, F64, 32),
-    mfma("v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, F64, F64, F64, 16),
+    mfma("v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, F64, F64, F64, 32, NegBlgp),
+    mfma("v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, F64, F64, F64, 16, NegBlgp),
 
     // fp8 = E4M3FNUZ, bf8 = E5M2FNUZ on CDNA3 ("amd_fp8"/"amd_bf8").
     mfma("v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, Fp8Fnuz, Fp8Fnuz, F32,
-         32),
+         32, NoBlgp),
     mfma("v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 1, Fp8Fnuz, Fp8Fnuz, F32,
-         16),
+         16, NoBlgp),
     mfma("v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, Fp8Fnuz, Bf8Fnuz, F32,
-         32),
+         32, NoBlgp),
     mfma("v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, Fp8Fnuz, Bf8Fnuz, F32,
-         16),
+         16, NoBlgp),
     mfma("v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, Bf8Fnuz, Fp8Fnuz, F32,
-         32),
+         32, NoBlgp),
     mfma("v_mfma_f32_16x16x32_bf8_fp8", 16, 16, 32, 1, Bf8Fnuz, Fp8Fnuz, F32,
-         16),
+         16, NoBlgp),
     mfma("v_mfma_f32_32x32x16_bf8_bf8", 32, 32, 16, 1, Bf8Fnuz, Bf8Fnuz, F32,
-         32),
+         32, NoBlgp),
     mfma("v_mfma_f32_16x16x32_bf8_bf8", 16, 16, 32, 1, Bf8Fnuz, Bf8Fnuz, F32,
-         16),
+         16, NoBlgp),
 };
 
 /// gfx950 (CDNA4). No calculator data: CDNA3's dense set without xf32, fp8
@@ -338,42 +353,53 @@ constexpr MmaInstruction kGfx950Mma[] = {
     mfma("v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, F32, F32, F32, 32),
     mfma("v_mfma_f32_4x4x1_16b_f32", 4, 4, 1, 16, F32, F32, F32, 8),
 
-    mfma("v_mfma_f32_32x32x16_f16", 32, 32, 16, 1, F16, F16, F32, 32),
-    mfma("v_mfma_f32_16x16x32_f16", 16, 16, 32, 1, F16, F16, F32, 16),
-    mfma("v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, F16, F16, F32, 32),
-    mfma("v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, F16, F16, F32, 16),
+    mfma("v_mfma_f32_32x32x16_f16", 32, 32, 16, 1, F16, F16, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x32_f16", 16, 16, 32, 1, F16, F16, F32, 16, NoBlgp),
+    mfma("v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, F16, F16, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, F16, F16, F32, 16, NoBlgp),
     mfma("v_mfma_f32_32x32x4_2b_f16", 32, 32, 4, 2, F16, F16, F32, 64),
     mfma("v_mfma_f32_16x16x4_4b_f16", 16, 16, 4, 4, F16, F16, F32, 32),
     mfma("v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, F16, F16, F32, 8),
 
-    mfma("v_mfma_f32_32x32x16_bf16", 32, 32, 16, 1, BF16, BF16, F32, 32),
-    mfma("v_mfma_f32_16x16x32_bf16", 16, 16, 32, 1, BF16, BF16, F32, 16),
-    mfma("v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, BF16, BF16, F32, 32),
-    mfma("v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, BF16, BF16, F32, 16),
+    mfma("v_mfma_f32_32x32x16_bf16", 32, 32, 16, 1, BF16, BF16, F32, 32,
+         NoBlgp),
+    mfma("v_mfma_f32_16x16x32_bf16", 16, 16, 32, 1, BF16, BF16, F32, 16,
+         NoBlgp),
+    mfma("v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, BF16, BF16, F32, 32, NoBlgp),
+    mfma("v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, BF16, BF16, F32, 16,
+         NoBlgp),
     mfma("v_mfma_f32_32x32x4_2b_bf16", 32, 32, 4, 2, BF16, BF16, F32, 64),
     mfma("v_mfma_f32_16x16x4_4b_bf16", 16, 16, 4, 4, BF16, BF16, F32, 32),
     mfma("v_mfma_f32_4x4x4_16b_bf16", 4, 4, 4, 16, BF16, BF16, F32, 8),
 
-    mfma("v_mfma_i32_32x32x32_i8", 32, 32, 32, 1, I8, I8, I32, 32),
-    mfma("v_mfma_i32_16x16x64_i8", 16, 16, 64, 1, I8, I8, I32, 16),
-    mfma("v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, I8, I8, I32, 32),
-    mfma("v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, I8, I8, I32, 16),
+    mfma("v_mfma_i32_32x32x32_i8", 32, 32, 32, 1, I8, I8, I32, 32, NoBlgp),
+    mfma("v_mfma_i32_16x16x64_i8", 16, 16, 64, 1, I8, I8, I32, 16, NoBlgp),
+    mfma("v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, I8, I8, I32, 32, NoBlgp),
+    mfma("v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, I8, I8, I32, 16, NoBlgp),
     mfma("v_mfma_i32_32x32x4_2b_i8", 32, 32, 4, 2, I8, I8, I32, 64),
     mfma("v_mfma_i32_16x16x4_4b_i8", 16, 16, 4, 4, I8, I8, I32, 32),
     mfma("v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, I8, I8, I32, 8),
 
-    mfma("v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, F64, F64, F64, 64),
-    mfma("v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, F64, F64, F64, 16),
+    mfma("v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, F64, F64, F64, 64, NegBlgp),
+    mfma("v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, F64, F64, F64, 16, NegBlgp),
 
     // Same mnemonics as gfx942, OCP encodings (E4M3FN / E5M2).
-    mfma("v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, Fp8Ocp, Fp8Ocp, F32, 32),
-    mfma("v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 1, Fp8Ocp, Fp8Ocp, F32, 16),
-    mfma("v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, Fp8Ocp, Bf8Ocp, F32, 32),
-    mfma("v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, Fp8Ocp, Bf8Ocp, F32, 16),
-    mfma("v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, Bf8Ocp, Fp8Ocp, F32, 32),
-    mfma("v_mfma_f32_16x16x32_bf8_fp8", 16, 16, 32, 1, Bf8Ocp, Fp8Ocp, F32, 16),
-    mfma("v_mfma_f32_32x32x16_bf8_bf8", 32, 32, 16, 1, Bf8Ocp, Bf8Ocp, F32, 32),
-    mfma("v_mfma_f32_16x16x32_bf8_bf8", 16, 16, 32, 1, Bf8Ocp, Bf8Ocp, F32, 16),
+    mfma("v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, Fp8Ocp, Fp8Ocp, F32, 32,
+         NoBlgp),
+    mfma("v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 1, Fp8Ocp, Fp8Ocp, F32, 16,
+         NoBlgp),
+    mfma("v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, Fp8Ocp, Bf8Ocp, F32, 32,
+         NoBlgp),
+    mfma("v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, Fp8Ocp, Bf8Ocp, F32, 16,
+         NoBlgp),
+    mfma("v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, Bf8Ocp, Fp8Ocp, F32, 32,
+         NoBlgp),
+    mfma("v_mfma_f32_16x16x32_bf8_fp8", 16, 16, 32, 1, Bf8Ocp, Fp8Ocp, F32, 16,
+         NoBlgp),
+    mfma("v_mfma_f32_32x32x16_bf8_bf8", 32, 32, 16, 1, Bf8Ocp, Bf8Ocp, F32, 32,
+         NoBlgp),
+    mfma("v_mfma_f32_16x16x32_bf8_bf8", 16, 16, 32, 1, Bf8Ocp, Bf8Ocp, F32, 16,
+         NoBlgp),
 };
 
 /// gfx1100 (RDNA3), from rdna3.json; v_wmma_i32_16x16x16_iu4 is left out
@@ -423,6 +449,11 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 // - simdsPerComputeUnit: 4 on CDNA; an RDNA CU has 2 SIMD32 (a WGP has 4).
 // - fp8: [notes 2]. mmaAccInArchVgprs: calculator "c_d_arch" (false on
 //   CDNA1 only; WMMA always uses VGPRs).
+// - mmaFlushesHalfDenormals: ROCm MIOpen, "MI200 matrix fused multiply-add
+//   (MFMA) behavior specifics" (MFMA_F16, MFMA_BF16 and MFMA_BF16_1K flush
+//   subnormal input/output data to zero on MI200). Not documented for MI100;
+//   CDNA3/CDNA4 keep subnormals (ISA guides, section 7.4, as quoted in AMD's
+//   rocjitsu ISA notes).
 constexpr ChipInfo kChips[] = {
     {/*name=*/"gfx908",
      /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX908,
@@ -444,6 +475,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/false,
+     /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/false,
      /*mmaInstructions=*/kGfx908Mma},
     {/*name=*/"gfx90a",
@@ -466,6 +498,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/true,
+     /*mmaFlushesHalfDenormals=*/true,
      /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx90aMma},
     {/*name=*/"gfx942",
@@ -488,6 +521,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::FNUZ,
      /*mmaAccInArchVgprs=*/true,
+     /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx942Mma},
     {/*name=*/"gfx950",
@@ -510,6 +544,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/4,
      /*fp8=*/Fp8Flavour::OCP,
      /*mmaAccInArchVgprs=*/true,
+     /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx950Mma},
     {/*name=*/"gfx1100",
@@ -532,6 +567,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/2,
      /*fp8=*/Fp8Flavour::None,
      /*mmaAccInArchVgprs=*/true,
+     /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx1100Mma},
     {/*name=*/"gfx1201",
@@ -554,6 +590,7 @@ constexpr ChipInfo kChips[] = {
      /*simdsPerComputeUnit=*/2,
      /*fp8=*/Fp8Flavour::OCP,
      /*mmaAccInArchVgprs=*/true,
+     /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/true,
      /*mmaInstructions=*/kGfx1201Mma},
 };

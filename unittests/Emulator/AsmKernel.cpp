@@ -27,6 +27,18 @@ static std::string kernelSource(const AsmKernel &k) {
   bool hasAccumOffset =
       k.chip == "gfx90a" || k.chip == "gfx942" || k.chip == "gfx950";
   unsigned kernargBytes = std::max(8u, 8 * k.numBuffers);
+  // Chips with architected flat scratch (gfx940+) enable scratch with
+  // .amdhsa_enable_private_segment, which older chips reject; they get a
+  // private-segment wave offset SGPR instead.
+  bool architectedFlatScratch = k.chip == "gfx940" || k.chip == "gfx941" ||
+                                k.chip == "gfx942" || k.chip == "gfx950";
+  std::string privateSegment =
+      formatv("{0} {1}",
+              architectedFlatScratch
+                  ? ".amdhsa_enable_private_segment"
+                  : ".amdhsa_system_sgpr_private_segment_wavefront_offset",
+              k.privateBytes ? 1 : 0)
+          .str();
   return formatv(R"(  .amdgcn_target "amdgcn-amd-amdhsa--{0}"
   .amdhsa_code_object_version {1}
   .text
@@ -47,7 +59,7 @@ test_kernel:
     .amdhsa_next_free_sgpr 96
     .amdhsa_group_segment_fixed_size {5}
     .amdhsa_private_segment_fixed_size {6}
-    .amdhsa_enable_private_segment {7}
+    {7}
     {8}
     {9}
     {10}
@@ -72,7 +84,7 @@ amdhsa.kernels:
 )",
                  k.chip, k.codeObjectVersion, prologue, k.body,
                  hasAccumOffset ? 512 : 256, k.ldsBytes, k.privateBytes,
-                 k.privateBytes ? 1 : 0,
+                 privateSegment,
                  hasAccumOffset ? ".amdhsa_accum_offset 256" : "",
                  k.wavefrontSize == 32 ? ".amdhsa_wavefront_size32 1" : "",
                  k.descriptorDirectives, k.codeObjectVersion - 3, kernargBytes,

@@ -64,6 +64,16 @@ enum class MmaLayoutFamily : uint8_t {
   Rdna4Wmma, ///< RDNA4 WMMA: no replication, K split across half-waves.
 };
 
+/// What a CDNA MFMA does with its 3-bit BLGP field. The calculator's "blgp"
+/// property (shared/mfma-layouts) says which instructions honour it; the
+/// CDNA3 and CDNA4 ISA guides (section 7.1.6) repurpose it on f64 MFMAs as
+/// negate bits, which LLVM prints as `neg:[a,b,c]`.
+enum class MfmaBlgp : uint8_t {
+  Unsupported, ///< Must be 0 (and WMMA, which has no such field).
+  LanePattern, ///< Selects a B-matrix lane broadcast/rotate pattern.
+  Negate,      ///< Bits 0, 1, 2 negate A, B and C.
+};
+
 /// One matrix instruction as a particular chip spells and times it.
 struct MmaInstruction {
   /// The mnemonic in this chip's ISA (e.g. "v_mfma_f32_32x32x8_f16" on
@@ -77,6 +87,8 @@ struct MmaInstruction {
   ScalarKind lhs, rhs, acc;
   /// Issue-to-issue cycles of one instruction. For CDNA, passes = cycles / 4.
   unsigned cycles;
+  /// How the BLGP field is read (MFMA only).
+  MfmaBlgp blgp = MfmaBlgp::Unsupported;
 
   /// Multiply-accumulate results per instruction: 2 * M * N * K * blocks ops.
   uint64_t getOps() const { return 2ull * m * n * k * blocks; }
@@ -118,6 +130,11 @@ struct ChipInfo {
   Fp8Flavour fp8;
   /// Whether MFMA C/D may live in architected VGPRs (false on gfx908).
   bool mmaAccInArchVgprs;
+  /// Whether the f16 and bf16 MFMAs flush subnormal inputs and outputs to
+  /// zero (ROCm MIOpen, "MI200 matrix fused multiply-add (MFMA) behavior
+  /// specifics"; the CDNA3/CDNA4 ISA guides' section 7.4, as quoted in AMD's
+  /// rocjitsu notes, has them preserved).
+  bool mmaFlushesHalfDenormals;
   /// Whether the work-item IDs arrive packed in v0 (X | Y << 10 | Z << 20)
   /// rather than in v0, v1, v2 (LLVM's FeaturePackedTID).
   bool packedWorkItemIds;

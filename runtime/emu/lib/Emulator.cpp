@@ -214,12 +214,40 @@ void Wave::fail(const Inst &inst, const Twine &message) {
 }
 
 //===----------------------------------------------------------------------===//
-// Race detector and LDS bank model
+// Race detector
 //===----------------------------------------------------------------------===//
+//
+// Between two barriers (an epoch), an LDS byte that one wave writes and
+// another wave reads or writes is a race, unless both accesses are DS
+// atomics (the LDS orders those). The shadow keeps, per byte, the last
+// write (wave, instruction, epoch, whether it was an atomic, and the
+// writer's count of `s_waitcnt lgkmcnt(0)` at that time) and the last two
+// distinct waves that read it in the current epoch. A write forgets the
+// reads before it: a later access by another wave conflicts with the write
+// itself. A wave never races with itself (its LDS accesses are in order).
+//
+// A write of the previous epoch may still be in flight after the barrier if
+// its wave executed no `s_waitcnt lgkmcnt(0)` between the write and the
+// barrier (gfx90a and gfx942 barriers do not wait for memory): an access by
+// another wave is then an UnwaitedWrite race. Writes older than one barrier
+// are taken as complete.
+//
+// The state is kept per 4-byte granule (the bank width, which nearly every
+// access covers whole) and split into per-byte states only when a sub-dword
+// access makes the bytes of a granule disagree; a later access that covers
+// the granule and leaves its bytes equal merges them again.
 
 std::string RaceReport::describe() const {
   static const char *kinds[] = {"read-after-write", "write-after-read",
-                                "write-after-write"};
+                                "write-after-write", "unwaited-write"};
+  if (kind == UnwaitedWrite)
+    return formatv("LDS {0} race on byte {1} in workgroup ({2}, {3}, {4}): "
+                   "wave {5} at {6:x} '{7}' accesses what wave {8} wrote at "
+                   "{9:x} '{10}' before the last s_barrier with no "
+                   "s_waitcnt lgkmcnt(0) between the write and the barrier",
+                   kinds[kind], ldsByte, workgroup[0], workgroup[1],
+                   workgroup[2], wave, address, disassembly, otherWave,
+                   otherAddress, otherDisassembly);
   return formatv("LDS {0} race on byte {1} in workgroup ({2}, {3}, {4}): "
                  "wave {5} at {6:x} '{7}' and wave {8} at {9:x} '{10}' with "
                  "no barrier between them",
@@ -230,15 +258,20 @@ std::string RaceReport::describe() const {
 
 void Dispatch::reportRace(RaceReport::Kind kind, const Wave &wave, uint32_t pc,
                           unsigned otherWave, uint32_t otherPc,
-                          uint32_t ldsByte) {
-  ++result.racesFound;
+                          uint32_t ldsByte, uint32_t bytes) {
+  result.racesFound += bytes;
+  const std::vector<Inst> &insts = program.getInstructions();
+  uint64_t address = insts[pc].address, otherAddress = insts[otherPc].address;
+  for (const RaceReport &race : result.races)
+    if (race.kind == kind && race.address == address &&
+        race.otherAddress == otherAddress)
+      return;
   if (result.races.size() >= LaunchResult::kMaxRaces)
     return;
-  const std::vector<Inst> &insts = program.getInstructions();
   RaceReport report{kind,
-                    insts[pc].address,
+                    address,
                     program.getDisassembly(pc).str(),
-                    insts[otherPc].address,
+                    otherAddress,
                     program.getDisassembly(otherPc).str(),
                     wave.id,
                     otherWave,
@@ -247,48 +280,129 @@ void Dispatch::reportRace(RaceReport::Kind kind, const Wave &wave, uint32_t pc,
   result.races.push_back(std::move(report));
 }
 
+namespace {
+/// One LDS access, as the race detector sees it.
+struct ShadowAccess {
+  Wave &wave;
+  uint32_t pc;
+  uint32_t epoch;
+  uint16_t self;
+  LdsAccess access;
+
+  /// Reports the races of this access on `bytes` bytes from `byte` whose
+  /// shadow state is `s`, then records the access in `s`.
+  void apply(LdsShadow &s, uint32_t byte, uint32_t bytes) const;
+};
+} // namespace
+
+void ShadowAccess::apply(LdsShadow &s, uint32_t byte, uint32_t bytes) const {
+  Dispatch &dispatch = wave.dispatch;
+  bool isRead = access == LdsAccess::Read;
+  bool reported = false;
+  if (s.writer != LdsShadow::kNoWave && s.writer != self &&
+      !(s.writeAtomic && access == LdsAccess::Atomic)) {
+    if (s.writeEpoch == epoch) {
+      dispatch.reportRace(isRead ? RaceReport::ReadAfterWrite
+                                 : RaceReport::WriteAfterWrite,
+                          wave, pc, s.writer, s.writePc, byte, bytes);
+      reported = true;
+    } else if (s.writeEpoch + 1 == epoch &&
+               s.writeWaits ==
+                   wave.workgroup.waves[s.writer]->lgkmWaitsAtBarrier) {
+      dispatch.reportRace(RaceReport::UnwaitedWrite, wave, pc, s.writer,
+                          s.writePc, byte, bytes);
+      reported = true;
+    }
+  }
+  bool readThisEpoch = s.readEpoch == epoch;
+  if (!isRead && !reported && readThisEpoch) {
+    bool lastIsOther = s.reader != self;
+    uint16_t other = lastIsOther ? s.reader : s.otherReader;
+    if (other != LdsShadow::kNoWave)
+      dispatch.reportRace(RaceReport::WriteAfterRead, wave, pc, other,
+                          lastIsOther ? s.readPc : s.otherReadPc, byte, bytes);
+  }
+
+  if (isRead) {
+    if (!readThisEpoch) {
+      s.readEpoch = epoch;
+      s.otherReader = LdsShadow::kNoWave;
+      s.otherReadPc = 0;
+    } else if (s.reader != self) {
+      s.otherReader = s.reader;
+      s.otherReadPc = s.readPc;
+    }
+    s.reader = self;
+    s.readPc = pc;
+    return;
+  }
+  s.writer = self;
+  s.writeAtomic = access == LdsAccess::Atomic;
+  s.writeEpoch = epoch;
+  s.writePc = pc;
+  s.writeWaits = wave.lgkmWaits;
+  s.reader = s.otherReader = LdsShadow::kNoWave;
+  s.readEpoch = s.readPc = s.otherReadPc = 0;
+}
+
+void Workgroup::initRaceDetector(size_t bytes) {
+  size_t granules = (bytes + 3) / 4;
+  ldsShadow.assign(granules, LdsShadow());
+  ldsSplit.assign(granules, 0);
+  ldsByteShadow.clear();
+}
+
 bool Workgroup::checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
                                uint32_t size, bool isWrite) {
+  return checkLdsAccess(wave, inst, offset, size,
+                        isWrite ? LdsAccess::Write : LdsAccess::Read);
+}
+
+bool Workgroup::checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
+                               uint32_t size, LdsAccess access) {
   if (offset > lds.size() || size > lds.size() - offset) {
     wave.fail(inst, formatv("LDS access of {0} bytes at offset {1} is outside "
                             "the {2}-byte LDS allocation",
                             size, offset, lds.size()));
     return false;
   }
-  if (ldsShadow.empty())
+  if (ldsShadow.empty() || size == 0)
     return true;
-  uint32_t pc =
-      static_cast<uint32_t>(&inst - wave.program.getInstructions().data());
-  uint32_t epoch = barrierEpoch;
-  uint16_t self = static_cast<uint16_t>(wave.id);
-  for (uint64_t b = offset; b < offset + size; ++b) {
-    LdsShadow &s = ldsShadow[b];
-    bool writtenByOther = s.writeEpoch == epoch && s.writer != self &&
-                          s.writer != LdsShadow::kNoWave;
-    if (isWrite) {
-      uint32_t otherReaders =
-          s.readEpoch == epoch ? (s.readers & ~(1u << self)) : 0;
-      if (writtenByOther) {
-        wave.dispatch.reportRace(RaceReport::WriteAfterWrite, wave, pc,
-                                 s.writer, s.writePc, uint32_t(b));
-      } else if (otherReaders) {
-        wave.dispatch.reportRace(RaceReport::WriteAfterRead, wave, pc,
-                                 llvm::countr_zero(otherReaders), s.readPc,
-                                 uint32_t(b));
+  ShadowAccess sa{
+      wave,
+      static_cast<uint32_t>(&inst - wave.program.getInstructions().data()),
+      barrierEpoch, static_cast<uint16_t>(wave.id), access};
+  uint64_t end = offset + size;
+  for (uint64_t g = offset / 4; g * 4 < end; ++g) {
+    uint32_t lo = uint32_t(std::max(offset, g * 4));
+    uint32_t hi = uint32_t(std::min(end, g * 4 + 4));
+    bool whole = hi - lo == 4;
+    if (!ldsSplit[g]) {
+      LdsShadow &s = ldsShadow[g];
+      if (whole) {
+        sa.apply(s, lo, 4);
+        continue;
       }
-      s.writer = self;
-      s.writeEpoch = epoch;
-      s.writePc = pc;
-    } else {
-      if (writtenByOther)
-        wave.dispatch.reportRace(RaceReport::ReadAfterWrite, wave, pc, s.writer,
-                                 s.writePc, uint32_t(b));
-      if (s.readEpoch != epoch) {
-        s.readEpoch = epoch;
-        s.readers = 0;
-      }
-      s.readers |= 1u << self;
-      s.readPc = pc;
+      LdsShadow updated = s;
+      sa.apply(updated, lo, hi - lo);
+      if (updated == s)
+        continue;
+      if (ldsByteShadow.empty())
+        ldsByteShadow.resize(ldsShadow.size() * 4);
+      for (uint32_t b = 0; b < 4; ++b)
+        ldsByteShadow[g * 4 + b] = s;
+      for (uint32_t b = lo; b < hi; ++b)
+        ldsByteShadow[b] = updated;
+      ldsSplit[g] = 1;
+      continue;
+    }
+    LdsShadow *bytes = &ldsByteShadow[g * 4];
+    for (uint32_t b = lo; b < hi; ++b)
+      sa.apply(bytes[b - g * 4], b, 1);
+    if (whole && bytes[1] == bytes[0] && bytes[2] == bytes[0] &&
+        bytes[3] == bytes[0]) {
+      ldsShadow[g] = bytes[0];
+      ldsSplit[g] = 0;
     }
   }
   return true;
@@ -365,8 +479,7 @@ namespace {
 /// Runs one workgroup to completion.
 class WorkgroupRunner {
 public:
-  WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng)
-      : dispatch(dispatch), rng(rng) {}
+  WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng);
 
   void run(Workgroup &wg);
 
@@ -374,8 +487,22 @@ private:
   void setUpWave(Wave &wave, unsigned firstItem, unsigned totalItems);
   Dispatch &dispatch;
   std::mt19937_64 *rng;
+  /// Per instruction: 1 if it is an `s_waitcnt` with lgkmcnt(0) (the race
+  /// detector's view of when a wave's LDS writes have completed).
+  std::vector<uint8_t> waitsForLgkm;
 };
 } // namespace
+
+WorkgroupRunner::WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng)
+    : dispatch(dispatch), rng(rng) {
+  const std::vector<Inst> &insts = dispatch.program.getInstructions();
+  waitsForLgkm.assign(insts.size(), 0);
+  for (size_t i = 0; i < insts.size(); ++i)
+    // gfx9 SIMM16: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
+    waitsForLgkm[i] = StringRef(insts[i].name) == "S_WAITCNT" &&
+                      insts[i].numOps > 0 && insts[i].ops[0].isImm() &&
+                      ((insts[i].ops[0].imm >> 8) & 0xf) == 0;
+}
 
 void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
                                 unsigned totalItems) {
@@ -388,11 +515,20 @@ void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
     wave.sgpr[s++] = uint32_t(v >> 32);
   };
   if (kd.userSgprPrivateSegmentBuffer()) {
-    // A buffer descriptor whose base is the private aperture; scratch
-    // handlers map it onto the wave's per-lane private memory.
-    put64(Memory::kPrivateAperture);
-    wave.sgpr[s++] = 0xffffffffu;
-    wave.sgpr[s++] = 0x00027000u;
+    // The scratch V# the ROCm runtime builds for gfx9 (ROCr's
+    // InitScratchSRD): swizzled (DWORD1[31]), stride 0, NUM_RECORDS the
+    // wave's scratch size, DST_SEL XYZW, NUM_FORMAT UINT, DATA_FORMAT 32,
+    // INDEX_STRIDE 64 (wave64) or 32 (wave32), ADD_TID_ENABLE, TYPE buffer.
+    // Its base is Memory::kPrivateSegmentBase, which the buffer handlers
+    // map onto the wave's private memory (each wave has its own, so the
+    // wave offset is 0).
+    uint64_t base = Memory::kPrivateSegmentBase;
+    unsigned indexStride = wave.lanes == 64 ? 3 : 2;
+    wave.sgpr[s++] = uint32_t(base);
+    wave.sgpr[s++] = uint32_t(base >> 32) | (1u << 31);
+    wave.sgpr[s++] = kernel.privateSegmentFixedSize * wave.lanes;
+    wave.sgpr[s++] = 0xfac | (4u << 12) | (4u << 15) | (1u << 19) |
+                     (indexStride << 21) | (1u << 23);
   }
   if (kd.userSgprDispatchPtr())
     put64(dispatch.dispatchPacketAddress);
@@ -484,11 +620,13 @@ void WorkgroupRunner::run(Workgroup &wg) {
       // Every live wave waits at the barrier: release them.
       ++wg.barrierEpoch;
       ++result.barriers;
-      for (auto &w : wg.waves)
+      for (auto &w : wg.waves) {
+        w->lgkmWaitsAtBarrier = w->lgkmWaits;
         if (w->status == Wave::Status::AtBarrier) {
           w->status = Wave::Status::Ready;
           w->epoch = wg.barrierEpoch;
         }
+      }
       continue;
     }
     unsigned pick;
@@ -514,6 +652,7 @@ void WorkgroupRunner::run(Workgroup &wg) {
       const Inst &inst = insts[wave.pc];
       wave.branched = false;
       inst.handler(wave, inst);
+      wave.lgkmWaits += waitsForLgkm[&inst - insts.data()];
       ++result.waveInstructions;
       if (!wave.branched)
         ++wave.pc;
@@ -607,7 +746,7 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
         wg.id = {x, y, z};
         wg.lds.assign(lds, 0);
         if (config.detectRaces)
-          wg.ldsShadow.assign(lds, LdsShadow());
+          wg.initRaceDetector(lds);
         runner.run(wg);
       }
 

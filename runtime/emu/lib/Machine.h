@@ -50,6 +50,11 @@ public:
   llvm::StringMap<Handler> handlers;
 };
 
+/// The registry key of an MC opcode name: the name without LLVM's target
+/// and encoding-generation suffixes ("V_MFMA_F32_32X32X8F16_gfx940_acd" ->
+/// "V_MFMA_F32_32X32X8F16"), exactly as the decoder looks handlers up.
+llvm::StringRef getHandlerKey(llvm::StringRef mcOpcodeName);
+
 // One registration function per family (ops/*.cpp).
 void registerControlHandlers(HandlerRegistry &registry);
 void registerSALUHandlers(HandlerRegistry &registry);
@@ -105,6 +110,11 @@ public:
   Status status = Status::Ready;
   /// Barrier generation the wave last passed (for the race detector).
   uint32_t epoch = 0;
+  /// `s_waitcnt lgkmcnt(0)` instructions executed, and their number when the
+  /// wave last left a barrier (the race detector's "LDS write not waited
+  /// for before s_barrier" check).
+  uint32_t lgkmWaits = 0;
+  uint32_t lgkmWaitsAtBarrier = 0;
 
   uint64_t exec() const {
     uint64_t e = sgpr[sreg::ExecLo] | (uint64_t(sgpr[sreg::ExecHi]) << 32);
@@ -180,22 +190,47 @@ public:
 // Workgroups
 //===----------------------------------------------------------------------===//
 
-/// Per-byte LDS shadow state for the race detector.
+/// The kinds of LDS access the race detector tells apart. DS atomics are
+/// ordered among themselves, so two atomics never race.
+enum class LdsAccess : uint8_t { Read, Write, Atomic };
+
+/// Race-detector state of LDS bytes: the last write of the current (or
+/// previous) barrier epoch and the last two distinct reading waves of the
+/// current one. Kept per 4-byte granule while all four bytes agree, else
+/// per byte (Workgroup::ldsByteShadow).
 struct LdsShadow {
   static constexpr uint16_t kNoWave = 0xffff;
-  uint16_t writer = kNoWave; ///< Last writing wave in `writeEpoch`.
+  uint16_t writer = kNoWave; ///< Last writing wave, in `writeEpoch`.
+  uint16_t reader = kNoWave; ///< Last reading wave, in `readEpoch`.
+  /// Another wave that read in `readEpoch` (kNoWave if only `reader` did).
+  uint16_t otherReader = kNoWave;
+  bool writeAtomic = false; ///< The last write was a DS atomic.
   uint32_t writeEpoch = 0;
   uint32_t writePc = 0; ///< Instruction index of that write.
+  /// The writer's Wave::lgkmWaits when it wrote.
+  uint32_t writeWaits = 0;
   uint32_t readEpoch = 0;
-  uint32_t readers = 0; ///< Bit per wave that read in `readEpoch`.
-  uint32_t readPc = 0;  ///< Instruction index of the last such read.
+  uint32_t readPc = 0, otherReadPc = 0;
+
+  bool operator==(const LdsShadow &o) const {
+    return writer == o.writer && reader == o.reader &&
+           otherReader == o.otherReader && writeAtomic == o.writeAtomic &&
+           writeEpoch == o.writeEpoch && writePc == o.writePc &&
+           writeWaits == o.writeWaits && readEpoch == o.readEpoch &&
+           readPc == o.readPc && otherReadPc == o.otherReadPc;
+  }
 };
 
 class Workgroup {
 public:
   std::array<uint32_t, 3> id = {};
   std::vector<uint8_t> lds;
-  std::vector<LdsShadow> ldsShadow; ///< Empty when races are not checked.
+  /// Race-detector state per 4-byte granule; empty when races are not
+  /// checked. A granule whose bytes disagree is "split": its state lives in
+  /// `ldsByteShadow` (allocated on the first split).
+  std::vector<LdsShadow> ldsShadow;
+  std::vector<uint8_t> ldsSplit;
+  std::vector<LdsShadow> ldsByteShadow;
   std::vector<std::unique_ptr<Wave>> waves;
   /// Incremented each time every live wave has reached the barrier.
   uint32_t barrierEpoch = 0;
@@ -205,6 +240,10 @@ public:
   /// is outside the LDS allocation.
   bool checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
                       uint32_t size, bool isWrite);
+  bool checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
+                      uint32_t size, LdsAccess access);
+  /// Sets up the race detector's shadow for `bytes` bytes of LDS.
+  void initRaceDetector(size_t bytes);
 };
 
 //===----------------------------------------------------------------------===//
@@ -222,8 +261,11 @@ struct Dispatch {
   uint64_t queueAddress = 0;
 
   bool failed() const { return !error.empty(); }
+  /// Counts `bytes` racy LDS bytes (the first is `ldsByte`) and keeps one
+  /// report per (kind, pc, otherPc).
   void reportRace(RaceReport::Kind kind, const Wave &wave, uint32_t pc,
-                  unsigned otherWave, uint32_t otherPc, uint32_t ldsByte);
+                  unsigned otherWave, uint32_t otherPc, uint32_t ldsByte,
+                  uint32_t bytes = 1);
 };
 
 //===----------------------------------------------------------------------===//

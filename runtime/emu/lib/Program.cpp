@@ -14,6 +14,7 @@
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -139,6 +140,10 @@ static StringRef stripTargetSuffix(StringRef name) {
   return name;
 }
 
+StringRef crest::emu::getHandlerKey(StringRef mcOpcodeName) {
+  return stripTargetSuffix(mcOpcodeName);
+}
+
 static Encoding getEncoding(StringRef key) {
   if (!key.starts_with("V_") || key.starts_with("V_MFMA") ||
       key.starts_with("V_SMFMAC"))
@@ -256,6 +261,19 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
       if (mcOp.isImm()) {
         op.kind = OperandKind::Imm;
         op.imm = static_cast<uint64_t>(mcOp.getImm());
+        op.dwords = 1;
+        continue;
+      }
+      if (mcOp.isExpr()) {
+        // A literal whose value is also an inline constant comes out as
+        // lit(value), an expression, so that it prints back as a literal.
+        int64_t value = 0;
+        if (!mcOp.getExpr()->evaluateAsAbsolute(value))
+          return error(address, formatv("operand {0} of '{1}' is an "
+                                        "expression with no constant value",
+                                        i, disassembly));
+        op.kind = OperandKind::Imm;
+        op.imm = static_cast<uint64_t>(value);
         op.dwords = 1;
         continue;
       }

@@ -59,4 +59,71 @@ def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestInsertBarriersPass
+    : Pass<"crest-insert-barriers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Insert the LDS barriers a generated kernel needs";
+  let description = [{
+    Inserts `amdgpu.lds_barrier` into every `gpu.func` of the module exactly
+    where one wave may read LDS another wave wrote (RAW), or overwrite LDS
+    another wave still reads (WAR) or writes (WAW), and nowhere else.
+
+    LDS is any memref whose allocation (a workgroup attribution,
+    `memref.alloc`, `memref.get_global`, seen through views) is in the
+    workgroup address space. Every access is assumed to be performed by all
+    waves (cooperative copies, per-wave fragment loads), so two accesses of
+    one buffer conflict unless the slot their leading index selects
+    provably differs: a constant, `(t + c) mod S` of the K loop's iteration
+    number `t` (`arith.remui`/`remsi`, `affine.apply`, power-of-two `andi`),
+    or `gpu.subgroup_id`; anything else may be any slot.
+
+    The kernel body is a prologue, top-level `scf.for` loops that touch LDS
+    (the K loops), and an epilogue; an access inside a nested region
+    (`scf.if`, an inner loop) happens at that region's position, possibly
+    many times. The pass simulates the loops for every trip count that
+    matters, derives for each conflicting access pair the positions a
+    barrier ordering it may take, and picks positions hitting every pair:
+    first the fewest inside loop bodies, then the fewest in total. Existing
+    barriers are kept and counted. Details, assumptions and limits are in
+    docs/Barriers.md.
+
+    ```sh
+    crest-opt kernels.mlir --crest-insert-barriers=print-reasons
+    ```
+  }];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect"];
+  let options = [
+    Option<"printReasons", "print-reasons", "bool", /*default=*/"false",
+           "Emit a remark at each inserted barrier listing the access pairs "
+           "only it orders">,
+    Option<"dropBarrier", "drop-barrier", "unsigned", /*default=*/"0",
+           "Testing: do not insert the N-th barrier (1-based, program order "
+           "over the module) to demonstrate that it is needed">,
+  ];
+}
+
+def CrestVerifyBarriersPass
+    : Pass<"crest-verify-barriers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check that every conflicting LDS access pair is ordered";
+  let description = [{
+    Runs the analysis of `crest-insert-barriers` on kernels that already
+    contain barriers (`amdgpu.lds_barrier`, `gpu.barrier` and
+    `rocdl.s.barrier` count; barriers inside nested regions such as `scf.if`
+    do not, as they may not execute) and emits an error at the second
+    access of every conflicting pair that no barrier separates, naming both
+    accesses, the hazard (RAW, WAR, WAW), the slots and the iterations
+    involved. The module is left unchanged.
+
+    With `report-redundant`, a remark marks each barrier that orders no
+    access pair another barrier does not already order.
+
+    ```sh
+    crest-opt kernels.mlir --crest-insert-barriers --crest-verify-barriers
+    ```
+  }];
+  let options = [
+    Option<"reportRedundant", "report-redundant", "bool", /*default=*/"false",
+           "Emit a remark at each barrier that could be removed">,
+  ];
+}
+
 #endif // CREST_DIALECT_CREST_TRANSFORMS_PASSES_TD

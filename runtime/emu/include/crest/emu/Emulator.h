@@ -51,6 +51,14 @@ public:
   static constexpr uint64_t kSharedAperture = 0x0001'0000'0000'0000ull;
   static constexpr uint64_t kPrivateAperture = 0x0002'0000'0000'0000ull;
   static constexpr uint64_t kApertureSize = 0x0001'0000'0000'0000ull;
+  /// The base of the private segment buffer descriptor (s[0:3]) a dispatch
+  /// gives each wave. A buffer resource address is 48 bits, so the private
+  /// aperture cannot be used; buffer accesses whose address falls in
+  /// [kPrivateSegmentBase, kPrivateSegmentBase + kPrivateSegmentSize) go to
+  /// the wave's private memory, laid out as the hardware's swizzled scratch
+  /// (4-byte elements interleaved across the lanes of the wave).
+  static constexpr uint64_t kPrivateSegmentBase = 0x0000'0800'0000'0000ull;
+  static constexpr uint64_t kPrivateSegmentSize = 0x0000'0800'0000'0000ull;
 
 private:
   struct Allocation {
@@ -82,9 +90,17 @@ struct LaunchConfig {
   uint64_t maxInstructions = uint64_t(1) << 32;
 };
 
-/// A cross-wave LDS access pair with no barrier between them.
+/// A cross-wave LDS access pair with no barrier between them, or
+/// (UnwaitedWrite) an access to bytes another wave wrote before the last
+/// barrier without an `s_waitcnt lgkmcnt(0)` between its write and the
+/// barrier (`ds_write; s_barrier` with the write still in flight).
 struct RaceReport {
-  enum Kind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite } kind;
+  enum Kind {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite,
+    UnwaitedWrite
+  } kind;
   uint64_t address; ///< PC of the second access.
   std::string disassembly;
   uint64_t otherAddress; ///< PC of the first access.
@@ -105,11 +121,13 @@ struct LaunchResult {
   uint64_t vmemInstructions = 0;
   uint64_t barriers = 0;
   /// Extra LDS cycles from bank conflicts, in total and per instruction
-  /// address.
+  /// address (instructions without conflicts have no entry). Model: 32
+  /// banks of 4 bytes; for each DS instruction, half-wave and dword pass,
+  /// max over banks of the distinct dwords it touches, minus one.
   uint64_t bankConflictCycles = 0;
   std::map<uint64_t, uint64_t> bankConflictCyclesByAddress;
-  /// Every race found (at most `kMaxRaces` are kept; `racesFound` counts
-  /// them all).
+  /// The races found: one report per (kind, address, otherAddress), at
+  /// most `kMaxRaces`; `racesFound` counts every racy byte access.
   std::vector<RaceReport> races;
   uint64_t racesFound = 0;
   static constexpr size_t kMaxRaces = 64;

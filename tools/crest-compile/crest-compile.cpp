@@ -1,0 +1,391 @@
+//===- crest-compile.cpp - Crest's compiler driver ------------------------===//
+//
+//   crest-compile in.mlir --target=gfx942 [--emit=mlir|llvm|asm|hsaco]
+//                 [--code-object-version=4|5|6] [-o out] [--report]
+//
+// Runs Crest's code generation hook (addCrestCodegenPasses), lowers every
+// gpu.module to the LLVM and ROCDL dialects (crest-gpu-to-rocdl) and
+// serializes each one in process (crest::serializeGpuModule). See
+// docs/Compiling.md.
+//
+// Outputs:
+//   --emit=mlir   the module after lowering, to -o (default: stdout)
+//   --emit=llvm   optimized LLVM IR of each gpu.module, to -o (stdout)
+//   --emit=asm    AMDGPU assembly of each gpu.module, to -o (stdout)
+//   --emit=hsaco  (default) one HSA code object per gpu.module:
+//                   one gpu.module:    -o PATH (default: <input stem>.hsaco;
+//                                      `-o -` writes to stdout)
+//                   several:           -o DIR (an existing directory) gives
+//                                      DIR/<module>.hsaco; otherwise
+//                                      <-o without .hsaco>.<module>.hsaco
+// Text outputs start each gpu.module with a "; gpu.module @name" line.
+// --report prints a table of every kernel's resources to stdout, after the
+// output.
+//
+// Errors (unknown chip, unreadable input, unsupported code object version,
+// a matrix instruction the chip lacks, ...) are diagnostics; the exit code
+// is then 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/InitCrest.h"
+#include "crest/Pipelines/Pipelines.h"
+#include "crest/Serialize/KernelReport.h"
+#include "crest/Serialize/Serialize.h"
+#include "crest/Serialize/TargetChecks.h"
+#include "crest/Target/ChipTable.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace crest;
+
+namespace {
+enum class EmitKind { MLIR, LLVM, Assembly, CodeObject };
+} // namespace
+
+static cl::OptionCategory category("crest-compile options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input.mlir>"),
+                                          cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    outputFilename("o",
+                   cl::desc("Output file; with --emit=hsaco and several "
+                            "gpu.modules, a directory or a name prefix"),
+                   cl::value_desc("path"), cl::cat(category));
+static cl::opt<std::string>
+    targetChip("target",
+               cl::desc("Target chip (default: the module's #crest.target)"),
+               cl::value_desc("chip"), cl::cat(category));
+static cl::opt<EmitKind>
+    emitKind("emit", cl::desc("What to produce"),
+             cl::init(EmitKind::CodeObject),
+             cl::values(clEnumValN(EmitKind::MLIR, "mlir",
+                                   "The module after lowering to ROCDL"),
+                        clEnumValN(EmitKind::LLVM, "llvm",
+                                   "Optimized LLVM IR per gpu.module"),
+                        clEnumValN(EmitKind::Assembly, "asm",
+                                   "AMDGPU assembly per gpu.module"),
+                        clEnumValN(EmitKind::CodeObject, "hsaco",
+                                   "An HSA code object per gpu.module")),
+             cl::cat(category));
+static cl::opt<unsigned>
+    codeObjectVersion("code-object-version",
+                      cl::desc("HSA code object version: 4, 5 (default) or 6"),
+                      cl::init(kDefaultCodeObjectVersion), cl::cat(category));
+static cl::opt<unsigned>
+    waveSize("wave-size", cl::desc("Wave size, 32 or 64 (default: the chip's)"),
+             cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    indexBitwidth("index-bitwidth",
+                  cl::desc("Bit width of `index` in device code (32 or 64)"),
+                  cl::init(64), cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("opt-level", cl::desc("LLVM optimization level, 0-3 (default 3)"),
+             cl::init(3), cl::cat(category));
+static cl::opt<bool> report("report",
+                            cl::desc("Print every kernel's registers, LDS, "
+                                     "scratch, spills, occupancy and "
+                                     "MFMA/barrier counts"),
+                            cl::cat(category));
+static cl::opt<bool> skipLowering(
+    "skip-lowering",
+    cl::desc("The gpu.modules are already in the LLVM and ROCDL dialects: "
+             "only serialize them"),
+    cl::cat(category));
+// For tests that prove the barriers necessary: drop the N-th barrier
+// crest-insert-barriers would place (and skip crest-verify-barriers).
+static cl::opt<unsigned> testingDropBarrier(
+    "testing-drop-barrier",
+    cl::desc("Drop the N-th barrier the barrier pass places (testing only)"),
+    cl::init(0), cl::Hidden, cl::cat(category));
+// For tests of the serializer's crash recovery only.
+static cl::opt<bool>
+    noTargetChecks("no-target-checks",
+                   cl::desc("Skip the chip-table checks (testing only)"),
+                   cl::Hidden, cl::cat(category));
+
+/// The options, copied once parsed: linking with the in-process lld resets
+/// every LLVM command-line option to its default (see linkCodeObject).
+struct DriverOptions {
+  std::string input, output, chip;
+  EmitKind emit;
+  unsigned codeObjectVersion, waveSize, indexBitwidth, optLevel;
+  bool report, skipLowering, targetChecks;
+  unsigned dropBarrier;
+};
+
+static DriverOptions copyOptions() {
+  return {inputFilename, outputFilename,    targetChip,
+          emitKind,      codeObjectVersion, waveSize,
+          indexBitwidth, optLevel,          report,
+          skipLowering,  !noTargetChecks,   testingDropBarrier};
+}
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "crest-compile") << message << "\n";
+  return 1;
+}
+
+/// Prints an error from the Serialize library.
+static int fail(Error error) {
+  handleAllErrors(
+      std::move(error),
+      [](const DiagnosticsError &diagnostics) {
+        errs() << diagnostics.getText();
+      },
+      [](const ErrorInfoBase &other) { (void)fail(other.message()); });
+  return 1;
+}
+
+/// The code object paths for `modules` (see the file comment).
+static Expected<SmallVector<std::string>>
+getCodeObjectPaths(const DriverOptions &opts,
+                   ArrayRef<SerializedModule> modules) {
+  SmallVector<std::string> paths;
+  std::string base = opts.output;
+  if (base.empty()) {
+    if (opts.input == "-")
+      return createStringError(inconvertibleErrorCode(),
+                               "--emit=hsaco needs -o when the input is "
+                               "stdin");
+    base = sys::path::stem(opts.input).str() + ".hsaco";
+  }
+  if (modules.size() == 1) {
+    paths.push_back(base);
+    return paths;
+  }
+  if (base == "-")
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write several code objects to stdout");
+  bool isDirectory = sys::fs::is_directory(base);
+  StringRef prefix = base;
+  if (!isDirectory)
+    prefix.consume_back(".hsaco");
+  for (const SerializedModule &module : modules) {
+    SmallString<128> path;
+    if (isDirectory) {
+      path = base;
+      sys::path::append(path, module.name + ".hsaco");
+    } else {
+      path = (prefix + "." + module.name + ".hsaco").str();
+    }
+    paths.push_back(std::string(path));
+  }
+  return paths;
+}
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string message;
+  std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &message);
+  if (!file) {
+    (void)fail(message);
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  registerCrestPasses(); // includes crest-gpu-to-rocdl
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "crest-compile: gpu.module kernels -> HSA code objects (see "
+      "docs/Compiling.md)\n");
+  const DriverOptions opts = copyOptions();
+
+  if (!isSupportedCodeObjectVersion(opts.codeObjectVersion))
+    return fail("unsupported code object version " +
+                Twine(opts.codeObjectVersion) + "; expected 4, 5 or 6");
+  if (opts.indexBitwidth != 32 && opts.indexBitwidth != 64)
+    return fail("--index-bitwidth must be 32 or 64");
+  if (opts.optLevel > 3)
+    return fail("--opt-level must be 0, 1, 2 or 3");
+
+  mlir::DialectRegistry registry;
+  registerAllCrestDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  std::string message;
+  std::unique_ptr<MemoryBuffer> input =
+      mlir::openInputFile(opts.input, &message);
+  if (!input)
+    return fail(message);
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The chip: --target, else the module's #crest.target.
+  std::string chipName = opts.chip;
+  if (chipName.empty()) {
+    if (TargetAttr target = lookupTarget(module->getOperation()))
+      chipName = target.getChip().str();
+    else
+      return fail("no target chip: pass --target=<chip> (" +
+                  getKnownChipNames() + ")");
+  }
+  const ChipInfo *chip = lookupChip(chipName);
+  if (!chip)
+    return fail("unknown chip '" + chipName +
+                "'; known chips: " + getKnownChipNames());
+  unsigned resolvedWaveSize = resolveWaveSize(*chip, opts.waveSize);
+  if (!resolvedWaveSize)
+    return fail(chip->name + " does not support wave" + Twine(opts.waveSize));
+
+  mlir::DefaultTimingManager timing;
+  mlir::applyDefaultTimingManagerCLOptions(timing);
+  mlir::TimingScope rootTiming = timing.getRootScope();
+
+  if (!opts.skipLowering) {
+    mlir::PassManager pm(&context);
+    if (failed(mlir::applyPassManagerCLOptions(pm)))
+      return 1;
+    mlir::TimingScope loweringTiming = rootTiming.nest("lowering");
+    pm.enableTiming(loweringTiming);
+    CrestCodegenOptions codegen;
+    codegen.chip = chipName;
+    codegen.waveSize = opts.waveSize;
+    codegen.testingDropBarrier = opts.dropBarrier;
+    addCrestCodegenPasses(pm, codegen);
+    GpuToRocdlOptions lowering;
+    lowering.chip = chipName;
+    lowering.waveSize = opts.waveSize;
+    lowering.indexBitwidth = opts.indexBitwidth;
+    lowering.codeObjectVersion = opts.codeObjectVersion;
+    buildGpuToRocdlPipeline(pm, lowering);
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+
+  if (opts.emit == EmitKind::MLIR) {
+    std::string path = opts.output.empty() ? "-" : opts.output;
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os);
+    if (failed(writeFile(path, text)))
+      return 1;
+    if (!opts.report)
+      return 0;
+  }
+
+  SmallVector<mlir::gpu::GPUModuleOp> gpuModules(
+      module->getOps<mlir::gpu::GPUModuleOp>());
+  if (gpuModules.empty())
+    return fail("the input has no gpu.module to compile");
+
+  unsigned outputs = 0;
+  switch (opts.emit) {
+  case EmitKind::MLIR:
+    break;
+  case EmitKind::LLVM:
+    outputs |= EmitLLVMIR;
+    break;
+  case EmitKind::Assembly:
+    outputs |= EmitAssembly;
+    break;
+  case EmitKind::CodeObject:
+    outputs |= EmitCodeObject;
+    break;
+  }
+  if (opts.report)
+    outputs |= EmitAssembly | EmitCodeObject;
+
+  SerializeOptions options;
+  options.chip = chipName;
+  options.waveSize = opts.waveSize;
+  options.codeObjectVersion = opts.codeObjectVersion;
+  options.optLevel = opts.optLevel;
+  options.verifyTarget = opts.targetChecks;
+  // All code generation first, then linking (see DriverOptions).
+  options.link = false;
+  SmallVector<SerializedModule> serialized;
+  {
+    mlir::TimingScope serializeTiming = rootTiming.nest("serialize");
+    for (mlir::gpu::GPUModuleOp gpuModule : gpuModules) {
+      mlir::TimingScope moduleTiming =
+          serializeTiming.nest(("@" + gpuModule.getName()).str());
+      Expected<SerializedModule> result =
+          serializeGpuModule(gpuModule, options, outputs);
+      if (!result)
+        return fail(result.takeError());
+      for (const std::string &warning : result->warnings)
+        WithColor::warning(errs(), "crest-compile") << warning << "\n";
+      serialized.push_back(std::move(*result));
+    }
+    if (outputs & EmitCodeObject) {
+      mlir::TimingScope linkTiming = serializeTiming.nest("link");
+      for (SerializedModule &result : serialized) {
+        Expected<std::string> linked = linkCodeObject(result.codeObject);
+        if (!linked)
+          return fail(linked.takeError());
+        result.codeObject = std::move(*linked);
+      }
+    }
+  }
+
+  if (opts.emit == EmitKind::LLVM || opts.emit == EmitKind::Assembly) {
+    std::string text;
+    for (const SerializedModule &result : serialized) {
+      text += "; gpu.module @" + result.name + "\n";
+      text += opts.emit == EmitKind::LLVM ? result.llvmIR : result.assembly;
+    }
+    if (failed(writeFile(opts.output.empty() ? "-" : opts.output, text)))
+      return 1;
+  } else if (opts.emit == EmitKind::CodeObject) {
+    Expected<SmallVector<std::string>> paths =
+        getCodeObjectPaths(opts, serialized);
+    if (!paths)
+      return fail(toString(paths.takeError()));
+    for (auto [result, path] : llvm::zip(serialized, *paths))
+      if (failed(writeFile(path, result.codeObject)))
+        return 1;
+  }
+
+  if (opts.report) {
+    SmallVector<KernelReport> rows;
+    for (const SerializedModule &result : serialized) {
+      Expected<std::vector<KernelReport>> kernels =
+          buildKernelReports(result.name, result.codeObject, result.assembly,
+                             *chip, result.waveSize);
+      if (!kernels)
+        return fail(kernels.takeError());
+      llvm::append_range(rows, *kernels);
+    }
+    outs().flush();
+    printKernelReports(outs(), rows, *chip, resolvedWaveSize,
+                       opts.codeObjectVersion);
+  }
+  return 0;
+}

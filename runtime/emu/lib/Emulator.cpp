@@ -654,6 +654,9 @@ void WorkgroupRunner::run(Workgroup &wg) {
       inst.handler(wave, inst);
       wave.lgkmWaits += waitsForLgkm[&inst - insts.data()];
       ++result.waveInstructions;
+      // Every VALU encoding (VOP1/2/3/3P, SDWA, DPP) is a VALU instruction;
+      // MFMAs count themselves.
+      result.valuInstructions += inst.encoding != Encoding::Other;
       if (!wave.branched)
         ++wave.pc;
       if (wave.status != Wave::Status::Ready)

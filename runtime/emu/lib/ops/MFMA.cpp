@@ -703,7 +703,6 @@ constexpr std::array<Handler, kMaxSlots> kSlotHandlers =
 void accvgprMove(Wave &wave, const Inst &inst) {
   if (inst.numOps < 2 || inst.ops[0].kind != OperandKind::Vector)
     return wave.fail(inst, "unexpected operands");
-  ++wave.dispatch.result.valuInstructions;
   uint64_t exec = wave.exec();
   for (unsigned lane = 0; lane < wave.lanes; ++lane)
     if ((exec >> lane) & 1)

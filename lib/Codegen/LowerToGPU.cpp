@@ -93,7 +93,7 @@ private:
   /// the end of that dimension read as zero; `rowValid` guards the other
   /// index.
   Value readVector(Value memref, ArrayRef<Value> indices, int64_t len,
-                   bool alongRows, Value rowValid);
+                   bool alongRows, Value rowValid, bool alwaysInBounds);
 
   /// Copies K step `step` of the lhs (or rhs) tile into LDS slot `slot`.
   void copyTileToLds(bool isLhs, Value step, Value slot);
@@ -136,7 +136,8 @@ SmallVector<Value> KernelBuilder::operandIndices(Value memref, Value batchIdx,
 }
 
 Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
-                                int64_t len, bool alongRows, Value rowValid) {
+                                int64_t len, bool alongRows, Value rowValid,
+                                bool alwaysInBounds) {
   auto type = cast<MemRefType>(memref.getType());
   Type elt = type.getElementType();
   auto vecType = VectorType::get({len}, elt);
@@ -147,6 +148,27 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
   Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
   Value zeros = arith::ConstantOp::create(
       b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+  unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+
+  // When the tiles divide the problem, every element is in bounds: a plain
+  // (aligned where rows start aligned) vector load, or one load per element
+  // along rows.
+  if (alwaysInBounds) {
+    if (alongRows) {
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < len; ++e) {
+        SmallVector<Value> at(indices);
+        at[dim] = add(start, idx(e));
+        elements.push_back(memref::LoadOp::create(b, memref, at));
+      }
+      return vector::FromElementsOp::create(b, vecType, elements);
+    }
+    auto load = vector::LoadOp::create(b, vecType, memref, indices);
+    if ((extent * eltBytes) % (len * eltBytes) == 0 &&
+        llvm::isPowerOf2_64(len * eltBytes))
+      load.setAlignment(len * eltBytes);
+    return load;
+  }
 
   auto ifOp = scf::IfOp::create(b, TypeRange{vecType}, rowValid,
                                 /*withElseRegion=*/true);
@@ -186,7 +208,6 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&fullIf.getThenRegion().front());
-    unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
     bool aligned = (extent * eltBytes) % (len * eltBytes) == 0 &&
                    llvm::isPowerOf2_64(len * eltBytes);
     auto load = vector::LoadOp::create(b, vecType, memref, indices);
@@ -252,7 +273,8 @@ void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
         Value gRow = add(base, r);
         Value gK = add(kBase, kc);
         Value v = readVector(mem, operandIndices(mem, batchIdx, gRow, gK), vec,
-                             /*alongRows=*/false, lessThan(gRow, extent));
+                             /*alongRows=*/false, lessThan(gRow, extent),
+                             extent % rows == 0 && plan.k % plan.tileK == 0);
         vector::StoreOp::create(b, v, lds, ValueRange{slot, r, kc});
       });
     }
@@ -271,7 +293,8 @@ void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
       Value gK = add(kBase, kk);
       Value gRow = add(base, r);
       Value v = readVector(mem, operandIndices(mem, batchIdx, gK, gRow), vec,
-                           /*alongRows=*/false, lessThan(gK, plan.k));
+                           /*alongRows=*/false, lessThan(gK, plan.k),
+                           extent % rows == 0 && plan.k % plan.tileK == 0);
       for (int64_t e = 0; e < vec; ++e) {
         Value x = vector::ExtractOp::create(b, v, e);
         memref::StoreOp::create(b, x, lds,
@@ -307,12 +330,15 @@ Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
     bool kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
     Value gRow = add(isLhs ? rowBase : colBase, inTile);
     Value gK = add(mul(step, idx(plan.tileK)), kk);
-    Value rowValid = lessThan(gRow, isLhs ? plan.m : plan.n);
+    int64_t extent = isLhs ? plan.m : plan.n;
+    Value rowValid = lessThan(gRow, extent);
+    bool inBounds = extent % (isLhs ? plan.tileM : plan.tileN) == 0 &&
+                    plan.k % plan.tileK == 0;
     frag = kContiguous
                ? readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
-                            plan.kpl, /*alongRows=*/false, rowValid)
+                            plan.kpl, /*alongRows=*/false, rowValid, inBounds)
                : readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
-                            plan.kpl, /*alongRows=*/true, rowValid);
+                            plan.kpl, /*alongRows=*/true, rowValid, inBounds);
   }
   if (plan.kpl == 1)
     return vector::ExtractOp::create(b, frag, 0);
@@ -485,11 +511,14 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
                             mul(laneGroup, idx(4)));
         Value i = add(rowBase, add(mul(waveRow, idx(plan.waveM)),
                                    add(idx(ti * mma.m), iInTile)));
-        Value inBounds =
-            arith::AndIOp::create(b, lessThan(i, plan.m), lessThan(j, plan.n));
-        auto ifOp = scf::IfOp::create(b, inBounds, false);
+        // Guard the element unless the tiles divide the output.
         OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        if (plan.m % plan.tileM != 0 || plan.n % plan.tileN != 0) {
+          Value inBounds = arith::AndIOp::create(b, lessThan(i, plan.m),
+                                                 lessThan(j, plan.n));
+          auto ifOp = scf::IfOp::create(b, inBounds, false);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        }
         Value v = vector::ExtractOp::create(b, acc, r);
         IRMapping values;
         values.map(contractionResult, convert(v, outElt));

@@ -102,3 +102,25 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return
   }
 }
+
+// -----
+
+// When the tiles divide M, N and K, no access is guarded: the copies are
+// plain aligned vector loads and the stores unconditional. The one scf.if
+// left is the prefetch of the next K step (t + 1 < 2).
+// CHECK-LABEL: func.func @divisible
+// CHECK: gpu.func @divisible_0
+// CHECK-NOT: vector.maskedload
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NOT: scf.if
+// CHECK-NOT: vector.maskedload
+// CHECK: gpu.return
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @divisible(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf32> {
+    %0 = crest.matmul %a, %b transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>
+           : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}

@@ -74,3 +74,45 @@ TEST(EmulatorCore, UnknownOpcodeFailsAtLoad) {
 }
 
 } // namespace
+
+namespace {
+
+// gfx90a+ atomics may return into AGPRs and take AGPR data; LLVM names
+// those opcodes with an "_agpr" suffix (GLOBAL_ATOMIC_ADD_SADDR_RTN_agpr_vi,
+// DS_ADD_RTN_U32_vi_agpr), which the decoder strips so one handler serves
+// both register files.
+TEST(EmulatorCore, AtomicsTakeAgprData) {
+  AsmKernel k;
+  k.chip = "gfx90a";
+  k.body = R"(
+  v_and_b32_e32 v3, 0x3ff, v0
+  v_lshlrev_b32_e32 v1, 2, v3
+  v_accvgpr_write_b32 a2, v3
+  global_atomic_add a0, v1, a2, s[4:5] glc
+  ds_write_b32 v1, v3
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ds_add_rtn_u32 a1, v1, a2
+  s_waitcnt lgkmcnt(0)
+  v_accvgpr_read_b32 v4, a0
+  v_accvgpr_read_b32 v5, a1
+  global_store_dword v1, v4, s[4:5] offset:256
+  global_store_dword v1, v5, s[4:5] offset:512
+)";
+  k.ldsBytes = 256;
+  auto kernel = LoadedKernel::build(k);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  std::vector<uint32_t> data(192, 0xdeadbeef);
+  for (unsigned i = 0; i < 64; ++i)
+    data[i] = 1000 + 7 * i;
+  std::vector<std::vector<uint8_t>> buffers = {toBytes(data)};
+  auto result = (*kernel)->run(buffers);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  data = fromBytes<uint32_t>(buffers[0]);
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(data[i], 1000 + 8 * i) << "lane " << i;      // += i
+    EXPECT_EQ(data[64 + i], 1000 + 7 * i) << "lane " << i; // old, via a0
+    EXPECT_EQ(data[128 + i], i) << "lane " << i;           // old LDS, via a1
+  }
+}
+
+} // namespace

@@ -578,8 +578,8 @@ void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
   wave.setExec(execMask);
 
   // MODE from COMPUTE_PGM_RSRC1.
-  wave.mode = kd.floatRoundMode32() | (kd.floatDenormMode32() << 4) |
-              (kd.floatDenormMode16_64() << 6) |
+  wave.mode = kd.floatRoundMode32() | (kd.floatRoundMode16_64() << 2) |
+              (kd.floatDenormMode32() << 4) | (kd.floatDenormMode16_64() << 6) |
               (kd.dx10Clamp() ? mode::Dx10Clamp : 0) |
               (kd.ieeeMode() ? mode::Ieee : 0);
 }
@@ -593,8 +593,9 @@ void WorkgroupRunner::run(Workgroup &wg) {
   unsigned items = config.block[0] * config.block[1] * config.block[2];
   unsigned lanes = kernel.wavefrontSize;
   unsigned numWaves = (items + lanes - 1) / lanes;
-  // Room for every VGPR and AGPR the kernel may name.
-  unsigned numVgprs = program.getChip().unifiedVgprFile ? 512 : 512;
+  // Room for every VGPR and AGPR the kernel may name: 512 in the unified
+  // file of gfx90a+, 256 + 256 separate files (AGPRs at 256) on gfx908.
+  unsigned numVgprs = 512;
   for (unsigned w = 0; w < numWaves; ++w)
     wg.waves.push_back(std::make_unique<Wave>(dispatch, wg, w, numVgprs));
   for (unsigned w = 0; w < numWaves; ++w) {

@@ -122,13 +122,15 @@ static Expected<const MCBundle *> getMCBundle(StringRef chip) {
 }
 
 /// Drops the target/encoding-generation suffixes LLVM appends to MC opcode
-/// names ("_vi", "_gfx9", "_gfx90a", "_gfx940", "_acd", ...). The encoding
+/// names ("_vi", "_gfx9", "_gfx90a", "_gfx940", "_acd", ...), and "_agpr",
+/// which only says that data or results are AGPRs (the decoded register
+/// operands carry that). The encoding
 /// form (_e32, _e64, _sdwa, _dpp) and addressing forms (_SADDR, _OFFEN, ...)
 /// stay: they change the operand list.
 static StringRef stripTargetSuffix(StringRef name) {
   static constexpr StringLiteral kSuffixes[] = {
-      "_acd",    "_vcd",   "_vi",    "_gfx9",  "_gfx90a", "_gfx940",
-      "_gfx950", "_gfx10", "_gfx11", "_gfx12", "_si",     "_ci",
+      "_acd",    "_vcd",   "_agpr",  "_vi",    "_gfx9", "_gfx90a", "_gfx940",
+      "_gfx950", "_gfx10", "_gfx11", "_gfx12", "_si",   "_ci",
   };
   bool changed = true;
   while (changed) {

@@ -377,11 +377,10 @@ void nop(Wave &wave, const Inst &) { countLds(wave); }
 // Registration
 //===----------------------------------------------------------------------===//
 
-/// Registers `name` and the `_vi_agpr` twin LLVM decodes when the data or
-/// destination are AGPRs.
+/// Registers `name` (the decoder strips the `_agpr` suffix LLVM adds when
+/// the data or destination are AGPRs).
 void add(HandlerRegistry &registry, const Twine &name, Handler handler) {
   registry.add(name.str(), handler);
-  registry.add((name + "_vi_agpr").str(), handler);
 }
 
 template <Op O, typename T, unsigned NData = 1> struct AtomicKind {};

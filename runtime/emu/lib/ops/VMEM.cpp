@@ -636,15 +636,14 @@ Handler atomicRtnHandler(AtomicKind<O, T>) {
 }
 
 /// Registers `<prefix><name><form>` (no return) and `<prefix><name><form>
-/// _RTN` (and its `_agpr` twin, the opcode LLVM uses when the data are
-/// AGPRs) for every atomic.
+/// _RTN` for every atomic (the decoder strips the `_agpr` suffix of the
+/// AGPR-data forms).
 template <class Space>
 void addAtomics(HandlerRegistry &registry, StringRef prefix, StringRef form) {
   forEachVmemAtomic([&](const char *name, auto kind) {
     registry.add((prefix + name + form).str(), atomicHandler<Space>(kind));
     Handler rtn = atomicRtnHandler<Space>(kind);
     registry.add((prefix + name + form + "_RTN").str(), rtn);
-    registry.add((prefix + name + form + "_RTN_agpr").str(), rtn);
   });
 }
 

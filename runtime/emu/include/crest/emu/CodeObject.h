@@ -77,6 +77,7 @@ struct KernelDescriptor {
   unsigned floatDenormMode32() const { return (computePgmRsrc1 >> 16) & 3; }
   unsigned floatDenormMode16_64() const { return (computePgmRsrc1 >> 18) & 3; }
   unsigned floatRoundMode32() const { return (computePgmRsrc1 >> 12) & 3; }
+  unsigned floatRoundMode16_64() const { return (computePgmRsrc1 >> 14) & 3; }
   bool ieeeMode() const { return (computePgmRsrc1 >> 23) & 1; }
   bool dx10Clamp() const { return (computePgmRsrc1 >> 21) & 1; }
 };

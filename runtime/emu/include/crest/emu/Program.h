@@ -89,7 +89,7 @@ enum class Encoding : uint8_t {
 
 /// Source-modifier bits in VOP3/VOP3P/SDWA/DPP modifier operands.
 namespace srcmod {
-constexpr uint8_t Neg = 1; ///< VOP3P: neg_lo; SDWA int: sext
+constexpr uint8_t Neg = 1; ///< VOP3P: neg_lo
 constexpr uint8_t Abs = 2; ///< VOP3P: neg_hi
 constexpr uint8_t OpSel0 = 4;
 constexpr uint8_t OpSel1 = 8;

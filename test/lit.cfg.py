@@ -34,8 +34,16 @@ tools = [
     ToolSubst("crest-chips", unresolved="fatal"),
     ToolSubst("crest-compile", unresolved="fatal"),
     ToolSubst("crest-emu", unresolved="fatal"),
+    ToolSubst("crest-run", unresolved="fatal"),
+    ToolSubst("crest-pack", unresolved="fatal"),
+    ToolSubst("crest-example-run-model", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# A machine with an AMD GPU driver (tests of the HIP "no device" path are
+# unsupported there).
+if os.path.exists("/dev/kfd"):
+    config.available_features.add("amd-gpu")
 
 # Tests that read ../shared declare `REQUIRES: shared`.
 if os.path.isdir(config.crest_shared_dir):

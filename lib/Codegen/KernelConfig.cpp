@@ -15,12 +15,18 @@ using namespace crest;
 /// GEMM kernels (see docs/Codegen.md); used for ranking only.
 static constexpr int64_t kAddressingVgprs = 24;
 
+int64_t crest::getSplitKLdsBytes(ConfigAttr config, unsigned accBits) {
+  return int64_t(config.getSplitK() - 1) * config.getTileM() *
+         config.getTileN() * std::max<int64_t>(1, accBits / 8);
+}
+
 ConfigCost crest::evaluateConfig(const ChipInfo &chip,
                                  const MmaInstruction &mma, ConfigAttr config,
                                  unsigned waveSize, unsigned lhsBits,
                                  unsigned rhsBits, unsigned accBits) {
   ConfigCost cost;
-  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits);
+  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits) +
+                  getSplitKLdsBytes(config, accBits);
   cost.wavesPerWorkgroup = config.getNumWaves();
   int64_t waveM = config.getWaveTile()[0], waveN = config.getWaveTile()[1];
   cost.accRegisters =

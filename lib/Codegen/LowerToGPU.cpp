@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "crest/Codegen/KernelConfig.h"
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 
@@ -55,6 +56,7 @@ struct KernelPlan {
   bool xf32;    ///< multiply f32 operands at reduced precision
   // Tiling.
   int64_t tileM, tileN, tileK, waveM, waveN, wavesM, wavesN, stages;
+  int64_t splitK; ///< waves along K (their partial sums are added in LDS)
   bool shareLds;
   int64_t kpl; ///< operand elements per lane per MMA
   int64_t accPerLane;
@@ -95,6 +97,20 @@ private:
   Value readVector(Value memref, ArrayRef<Value> indices, int64_t len,
                    bool alongRows, Value rowValid, bool alwaysInBounds);
 
+  /// How the threads of a workgroup split the copy of one operand tile.
+  struct TileCopy {
+    int64_t rows;     ///< tile rows (M for lhs, N for rhs)
+    int64_t vec;      ///< elements per global load
+    int64_t kRows;    ///< K rows per chunk (1 when K-contiguous)
+    int64_t chunks;   ///< chunks per tile, spread over the threads
+    bool kContiguous; ///< K is the fast dimension in global memory
+  };
+  TileCopy tileCopy(bool isLhs) const;
+  /// Global loads of K step `step` of the lhs (or rhs) tile: the vectors
+  /// this thread later writes to LDS with storeTile.
+  SmallVector<Value> loadTile(bool isLhs, Value step);
+  /// Writes what loadTile returned into LDS slot `slot`.
+  void storeTile(bool isLhs, ArrayRef<Value> loaded, Value slot);
   /// Copies K step `step` of the lhs (or rhs) tile into LDS slot `slot`.
   void copyTileToLds(bool isLhs, Value step, Value slot);
   /// The fragment of MMA tile `t` (row tile for lhs, column tile for rhs)
@@ -114,7 +130,8 @@ private:
   ImplicitLocOpBuilder &b;
   // Set up by build().
   Value tid, lane, waveRow, waveCol, rowBase, colBase, batchIdx;
-  Value lhsMem, rhsMem, ldsLhs, ldsRhs;
+  Value kSlice; ///< which 1/splitK of the K steps this wave accumulates
+  Value lhsMem, rhsMem, ldsLhs, ldsRhs, ldsPartials;
   SmallVector<Value> argMems; ///< kernel inputs then results
 };
 
@@ -237,79 +254,150 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
   return ifOp.getResult(0);
 }
 
-void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
+KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isLhs) const {
   // The tile is `rows` x tileK elements, stored row-major with K contiguous
   // in LDS (for the rhs, rows are output columns: B is kept transposed so
   // fragments are contiguous).
-  int64_t rows = isLhs ? plan.tileM : plan.tileN;
-  Value mem = isLhs ? lhsMem : rhsMem;
-  Value lds = isLhs ? ldsLhs : ldsRhs;
+  TileCopy copy;
+  copy.rows = isLhs ? plan.tileM : plan.tileN;
   Type elt = isLhs ? lhsElt() : rhsElt();
-  bool kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
+  copy.kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
+  int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
+  int64_t eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  if (copy.kContiguous) {
+    // 16-byte vectors along K.
+    copy.vec = std::min<int64_t>(16 / eltBytes, plan.tileK);
+    copy.kRows = 1;
+    copy.chunks = copy.rows * (plan.tileK / copy.vec);
+    return copy;
+  }
+  // K is the slow dimension in global memory. Each thread reads `kRows`
+  // consecutive K rows of `vec` elements along M (or N) and writes, for
+  // each of them, `kRows` K-consecutive elements (8 bytes when the tile
+  // allows it), transposing in registers instead of scattering elements.
+  copy.kRows = 1;
+  while (copy.kRows * 2 * eltBytes <= 8 && plan.tileK % (copy.kRows * 2) == 0)
+    copy.kRows *= 2;
+  // Keep every thread busy: narrower vectors when the tile is small.
+  int64_t perThread = copy.rows * plan.tileK / threads;
+  copy.vec = std::min<int64_t>(16 / eltBytes, copy.rows);
+  while (copy.vec > 1 && copy.vec * copy.kRows > perThread &&
+         copy.vec * eltBytes > 4)
+    copy.vec /= 2;
+  copy.chunks = (plan.tileK / copy.kRows) * (copy.rows / copy.vec);
+  return copy;
+}
+
+SmallVector<Value> KernelBuilder::loadTile(bool isLhs, Value step) {
+  TileCopy copy = tileCopy(isLhs);
+  Value mem = isLhs ? lhsMem : rhsMem;
+  Type elt = isLhs ? lhsElt() : rhsElt();
   int64_t extent = isLhs ? plan.m : plan.n;
   Value base = isLhs ? rowBase : colBase;
-  int64_t threads = plan.wavesM * plan.wavesN * plan.waveSize;
-  unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
   Value kBase = mul(step, idx(plan.tileK));
-
-  if (kContiguous) {
-    // 16-byte vectors along K.
-    int64_t vec = std::min<int64_t>(16 / eltBytes, plan.tileK);
-    int64_t perRow = plan.tileK / vec;
-    int64_t chunks = rows * perRow;
-    for (int64_t it = 0; it * threads < chunks; ++it) {
-      Value c = add(tid, idx(it * threads));
-      auto guard = [&](auto fn) {
-        if ((it + 1) * threads <= chunks)
-          return fn();
-        auto ifOp = scf::IfOp::create(b, lessThan(c, chunks), false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        fn();
-      };
-      guard([&] {
-        Value r = div(c, perRow);
-        Value kc = mul(rem(c, perRow), idx(vec));
-        Value gRow = add(base, r);
-        Value gK = add(kBase, kc);
-        Value v = readVector(mem, operandIndices(mem, batchIdx, gRow, gK), vec,
-                             /*alongRows=*/false, lessThan(gRow, extent),
-                             extent % rows == 0 && plan.k % plan.tileK == 0);
-        vector::StoreOp::create(b, v, lds, ValueRange{slot, r, kc});
-      });
-    }
-    return;
-  }
-  // K is the slow dimension in global memory: read vectors along the rows
-  // (M for lhs, N for rhs) and scatter them into the K-contiguous tile.
-  int64_t vec = std::min<int64_t>(16 / eltBytes, rows);
-  int64_t perK = rows / vec;
-  int64_t chunks = plan.tileK * perK;
-  for (int64_t it = 0; it * threads < chunks; ++it) {
+  bool inBounds = extent % copy.rows == 0 && plan.k % plan.tileK == 0;
+  auto vecType = VectorType::get({copy.vec}, elt);
+  SmallVector<Value> loaded;
+  for (int64_t it = 0; it * threads < copy.chunks; ++it) {
     Value c = add(tid, idx(it * threads));
+    auto emit = [&]() -> SmallVector<Value> {
+      if (copy.kContiguous) {
+        int64_t perRow = plan.tileK / copy.vec;
+        Value gRow = add(base, div(c, perRow));
+        Value gK = add(kBase, mul(rem(c, perRow), idx(copy.vec)));
+        return {readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
+                           copy.vec, /*alongRows=*/false,
+                           lessThan(gRow, extent), inBounds)};
+      }
+      int64_t perK = copy.rows / copy.vec;
+      Value kk = mul(div(c, perK), idx(copy.kRows));
+      Value gRow = add(base, mul(rem(c, perK), idx(copy.vec)));
+      SmallVector<Value> rows;
+      for (int64_t q = 0; q < copy.kRows; ++q) {
+        Value gK = add(kBase, add(kk, idx(q)));
+        rows.push_back(readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
+                                  copy.vec, /*alongRows=*/false,
+                                  lessThan(gK, plan.k), inBounds));
+      }
+      return rows;
+    };
+    if ((it + 1) * threads <= copy.chunks) {
+      llvm::append_range(loaded, emit());
+      continue;
+    }
+    // The last round: only the threads with a chunk load (the others hold
+    // zeros they never store).
+    int64_t count = copy.kContiguous ? 1 : copy.kRows;
+    auto ifOp = scf::IfOp::create(b, SmallVector<Type>(count, vecType),
+                                  lessThan(c, copy.chunks),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, emit());
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    Value zeros = arith::ConstantOp::create(
+        b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+    scf::YieldOp::create(b, SmallVector<Value>(count, zeros));
+    llvm::append_range(loaded, ifOp.getResults());
+  }
+  return loaded;
+}
+
+void KernelBuilder::storeTile(bool isLhs, ArrayRef<Value> loaded, Value slot) {
+  TileCopy copy = tileCopy(isLhs);
+  Value lds = isLhs ? ldsLhs : ldsRhs;
+  Type elt = isLhs ? lhsElt() : rhsElt();
+  int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
+  int64_t eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  int64_t rowBytes =
+      cast<MemRefType>(lds.getType()).getDimSize(2) * eltBytes;
+  int64_t perChunk = copy.kContiguous ? 1 : copy.kRows;
+  for (int64_t it = 0; it * threads < copy.chunks; ++it) {
+    Value c = add(tid, idx(it * threads));
+    ArrayRef<Value> values = loaded.slice(it * perChunk, perChunk);
     auto emit = [&] {
-      Value kk = div(c, perK);
-      Value r = mul(rem(c, perK), idx(vec));
-      Value gK = add(kBase, kk);
-      Value gRow = add(base, r);
-      Value v = readVector(mem, operandIndices(mem, batchIdx, gK, gRow), vec,
-                           /*alongRows=*/false, lessThan(gK, plan.k),
-                           extent % rows == 0 && plan.k % plan.tileK == 0);
-      for (int64_t e = 0; e < vec; ++e) {
-        Value x = vector::ExtractOp::create(b, v, e);
-        memref::StoreOp::create(b, x, lds,
-                                ValueRange{slot, add(r, idx(e)), kk});
+      if (copy.kContiguous) {
+        int64_t perRow = plan.tileK / copy.vec;
+        Value r = div(c, perRow);
+        Value kc = mul(rem(c, perRow), idx(copy.vec));
+        vector::StoreOp::create(b, values[0], lds, ValueRange{slot, r, kc});
+        return;
+      }
+      int64_t perK = copy.rows / copy.vec;
+      Value kk = mul(div(c, perK), idx(copy.kRows));
+      Value r = mul(rem(c, perK), idx(copy.vec));
+      int64_t bytes = copy.kRows * eltBytes;
+      for (int64_t e = 0; e < copy.vec; ++e) {
+        SmallVector<Value> column;
+        for (Value row : values)
+          column.push_back(vector::ExtractOp::create(b, row, e));
+        Value at = add(r, idx(e));
+        if (copy.kRows == 1) {
+          memref::StoreOp::create(b, column[0], lds, ValueRange{slot, at, kk});
+          continue;
+        }
+        auto colType = VectorType::get({copy.kRows}, elt);
+        auto store = vector::StoreOp::create(
+            b, vector::FromElementsOp::create(b, colType, column), lds,
+            ValueRange{slot, at, kk});
+        if (rowBytes % bytes == 0 && llvm::isPowerOf2_64(bytes))
+          store.setAlignment(bytes);
       }
     };
-    if ((it + 1) * threads <= chunks) {
+    if ((it + 1) * threads <= copy.chunks) {
       emit();
-    } else {
-      auto ifOp = scf::IfOp::create(b, lessThan(c, chunks), false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      emit();
+      continue;
     }
+    auto ifOp = scf::IfOp::create(b, lessThan(c, copy.chunks), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    emit();
   }
+}
+
+void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
+  storeTile(isLhs, loadTile(isLhs, step), slot);
 }
 
 Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
@@ -618,12 +706,18 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
     ldsLhs = func.getWorkgroupAttributions()[0];
     ldsRhs = func.getWorkgroupAttributions()[1];
   }
+  if (plan.splitK > 1)
+    ldsPartials = func.getWorkgroupAttributions().back();
 
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   Value wave = div(tid, plan.waveSize);
   lane = rem(tid, plan.waveSize);
-  waveRow = div(wave, plan.wavesN);
-  waveCol = rem(wave, plan.wavesN);
+  // Waves [s * wavesM * wavesN, (s + 1) * wavesM * wavesN) cover the
+  // workgroup tile for K slice s.
+  Value waveInSlice = rem(wave, plan.wavesM * plan.wavesN);
+  kSlice = div(wave, plan.wavesM * plan.wavesN);
+  waveRow = div(waveInSlice, plan.wavesN);
+  waveCol = rem(waveInSlice, plan.wavesN);
   colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
   rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
   batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
@@ -645,47 +739,123 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
       copyTileToLds(false, idx(s), idx(s));
     }
 
-  auto loop = scf::ForOp::create(b, idx(0), idx(steps), idx(1), initAccs);
+  // With split-K, wave slice s runs the K steps s, s + splitK, ...
+  auto loop =
+      plan.splitK > 1
+          ? scf::ForOp::create(b, kSlice, idx(steps), idx(plan.splitK),
+                               initAccs)
+          : scf::ForOp::create(b, idx(0), idx(steps), idx(1), initAccs);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
-    Value slot;
+    Value slot, ahead;
+    SmallVector<Value> aheadLhs, aheadRhs;
     if (plan.shareLds) {
       if (stages == 1) {
         copyTileToLds(true, t, idx(0));
         copyTileToLds(false, t, idx(0));
         slot = idx(0);
       } else {
-        // Prefetch step t + stages - 1 into its slot while computing t.
-        Value ahead = add(t, idx(stages - 1));
-        auto ifOp = scf::IfOp::create(b, lessThan(ahead, steps), false);
-        {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-          Value aheadSlot = rem(ahead, stages);
-          copyTileToLds(true, ahead, aheadSlot);
-          copyTileToLds(false, ahead, aheadSlot);
-        }
+        // Software pipelining, in this order: read every fragment of step
+        // t from LDS and wait for them; issue the global loads of step
+        // t + stages - 1 into registers; run step t's MFMAs; write the
+        // loaded tile into its LDS slot. The loads' latency hides behind
+        // the MFMAs, and no LDS wait falls while they are in flight (a
+        // model that, like llvm-mca's, counts global loads on the LDS
+        // counter too, would otherwise stall there). The last stages - 1
+        // iterations reload the last step and do not store it.
+        ahead = add(t, idx(stages - 1));
         slot = rem(t, stages);
       }
     }
     SmallVector<Value> accs(loop.getRegionIterArgs());
-    for (int64_t kk = 0; kk < plan.tileK; kk += mma.k) {
-      SmallVector<Value> aFrags, bFrags;
+    // [kk][tile] fragments of the whole K step.
+    SmallVector<SmallVector<Value>> aFrags, bFrags;
+    auto loadFragments = [&](int64_t kk) {
+      aFrags.emplace_back();
+      bFrags.emplace_back();
       for (int64_t ti = 0; ti < tilesM; ++ti)
-        aFrags.push_back(loadFragment(true, ti, kk, t, slot));
+        aFrags.back().push_back(loadFragment(true, ti, kk, t, slot));
       for (int64_t tj = 0; tj < tilesN; ++tj)
-        bFrags.push_back(loadFragment(false, tj, kk, t, slot));
+        bFrags.back().push_back(loadFragment(false, tj, kk, t, slot));
+    };
+    if (ahead) {
+      for (int64_t kk = 0; kk < plan.tileK; kk += mma.k)
+        loadFragments(kk);
+      auto none = amdgpu::sched_barrier_opt_enum::none;
+      amdgpu::SchedBarrierOp::create(b, none);
+      amdgpu::MemoryCounterWaitOp::create(b, IntegerAttr(), IntegerAttr(),
+                                          b.getI32IntegerAttr(0),
+                                          IntegerAttr(), IntegerAttr());
+    }
+    for (int64_t kk = 0, s = 0; kk < plan.tileK; kk += mma.k, ++s) {
+      if (!ahead)
+        loadFragments(kk);
       for (int64_t ti = 0; ti < tilesM; ++ti)
         for (int64_t tj = 0; tj < tilesN; ++tj)
           accs[ti * tilesN + tj] =
-              mfma(aFrags[ti], bFrags[tj], accs[ti * tilesN + tj]);
+              mfma(aFrags[s][ti], bFrags[s][tj], accs[ti * tilesN + tj]);
+      // The global loads go with the first MFMAs (their address arithmetic
+      // fills the MFMA issue gaps); the other MFMAs cover their latency.
+      if (ahead && s == 0) {
+        Value aheadStep = arith::MinUIOp::create(b, ahead, idx(steps - 1));
+        aheadLhs = loadTile(true, aheadStep);
+        aheadRhs = loadTile(false, aheadStep);
+        amdgpu::SchedBarrierOp::create(b,
+                                       amdgpu::sched_barrier_opt_enum::none);
+      }
+    }
+    if (ahead) {
+      // Keep the LDS writes (and their wait for the loads) after the MFMAs.
+      amdgpu::SchedBarrierOp::create(b, amdgpu::sched_barrier_opt_enum::none);
+      auto ifOp = scf::IfOp::create(b, lessThan(ahead, steps), false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value aheadSlot = rem(ahead, stages);
+      storeTile(true, aheadLhs, aheadSlot);
+      storeTile(false, aheadRhs, aheadSlot);
     }
     scf::YieldOp::create(b, accs);
   }
-  if (failed(emitEpilogue(loop.getResults(), epilogue, bodyInputs, yielded)))
+  SmallVector<Value> sums(loop.getResults());
+  OpBuilder::InsertionGuard epilogueGuard(b);
+  if (plan.splitK > 1) {
+    // Split-K: slices 1.. leave their partial sums in LDS, slice 0 adds
+    // them (in slice order) and runs the epilogue and the single store.
+    // The barrier between the two is crest-insert-barriers' to place.
+    Value waveInSlice = add(mul(waveRow, idx(plan.wavesN)), waveCol);
+    auto writeIf = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kSlice, idx(0)),
+        false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&writeIf.getThenRegion().front());
+      Value partial = arith::SubIOp::create(b, kSlice, idx(1));
+      for (auto [tile, acc] : llvm::enumerate(sums))
+        vector::StoreOp::create(
+            b, acc, ldsPartials,
+            ValueRange{partial, waveInSlice, idx(tile), lane, idx(0)});
+    }
+    auto reduceIf = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kSlice, idx(0)),
+        false);
+    b.setInsertionPointToStart(&reduceIf.getThenRegion().front());
+    auto accVecType = VectorType::get({plan.accPerLane}, plan.accType);
+    for (int64_t s = 1; s < plan.splitK; ++s)
+      for (int64_t tile = 0, e = sums.size(); tile < e; ++tile) {
+        Value other = vector::LoadOp::create(
+            b, accVecType, ldsPartials,
+            ValueRange{idx(s - 1), waveInSlice, idx(tile), lane, idx(0)});
+        Value &acc = sums[tile];
+        acc = isa<FloatType>(plan.accType)
+                  ? arith::AddFOp::create(b, acc, other).getResult()
+                  : arith::AddIOp::create(b, acc, other).getResult();
+      }
+  }
+  if (failed(emitEpilogue(sums, epilogue, bodyInputs, yielded)))
     return failure();
+  b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b);
   return success();
 }
@@ -734,8 +904,18 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
     return op->emitOpError()
            << "convolutions are not lowered to kernels yet; lower them to "
               "matmuls first";
-  if (config.getSplitK() != 1)
-    return op->emitOpError() << "split_k > 1 is not generated yet";
+  if (config.getSplitK() > 1 && config.getScope() != SyncScope::Wavefront)
+    return op->emitOpError()
+           << "split_k = " << config.getSplitK()
+           << " splits K across the waves of a workgroup and is generated "
+              "for scope = wavefront only";
+  if (int64_t bytes = getSplitKLdsBytes(
+          config, op.getPrecision().getAcc().getIntOrFloatBitWidth());
+      bytes > p.chip->ldsBytesPerWorkgroup)
+    return op->emitOpError()
+           << "split_k = " << config.getSplitK() << " needs " << bytes
+           << " bytes of LDS for the partial sums; " << p.chip->name
+           << " has " << p.chip->ldsBytesPerWorkgroup << " per workgroup";
   SmallVector<int64_t, 4> shape = op.getGemmShape();
   p.batch = shape[0];
   p.m = shape[1];
@@ -755,6 +935,7 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.wavesM = p.tileM / p.waveM;
   p.wavesN = p.tileN / p.waveN;
   p.stages = config.getStages();
+  p.splitK = config.getSplitK();
   p.shareLds = config.getScope() == SyncScope::Workgroup;
   p.kpl = p.mma->m * p.mma->k / p.waveSize;
   p.accPerLane = p.mma->getAccElementsPerLane(p.waveSize);
@@ -830,6 +1011,15 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                        p.rhsType.getElementType(),
                                        MemRefLayoutAttrInterface(), workgroup));
   }
+  if (p.splitK > 1) {
+    // The partial accumulators of K slices 1..splitK-1, per wave of a
+    // slice, per MMA tile, lane-major so each lane's registers are one
+    // 16-byte-aligned vector.
+    int64_t tiles = (p.waveM / p.mma->m) * (p.waveN / p.mma->n);
+    ldsTypes.push_back(MemRefType::get(
+        {p.splitK - 1, p.wavesM * p.wavesN, tiles, p.waveSize, p.accPerLane},
+        p.accType, MemRefLayoutAttrInterface(), workgroup));
+  }
 
   std::string name;
   auto parentFunc = anchor->getParentOfType<FunctionOpInterface>();
@@ -843,7 +1033,7 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
   auto func = gpu::GPUFuncOp::create(outer, anchor->getLoc(), name, funcType,
                                      ldsTypes, TypeRange{});
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), outer.getUnitAttr());
-  int64_t threads = p.wavesM * p.wavesN * p.waveSize;
+  int64_t threads = p.wavesM * p.wavesN * p.splitK * p.waveSize;
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
   symbols.insert(func);

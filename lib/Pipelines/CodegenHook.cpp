@@ -21,8 +21,13 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   attach.chip = options.chip;
   attach.waveSize = options.waveSize;
   pm.addPass(createCrestAttachTargetPass(attach));
+  // Contractions with their epilogues, and elementwise chains, become
+  // crest.kernel regions before their kernels are configured and generated.
+  pm.addPass(createCrestFuseEpiloguesPass());
   pm.addPass(createCrestSelectConfigPass());
   pm.addPass(createCrestLowerToGPUPass());
+  // Every other crest op (elementwise, normalizations, reductions, pooling).
+  pm.addPass(createCrestLowerOpsToGPUPass());
   // Barriers from the generated kernels' LDS accesses, then the independent
   // check that every cross-wave LDS hazard is ordered.
   CrestInsertBarriersPassOptions barriers;

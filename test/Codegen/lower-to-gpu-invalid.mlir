@@ -32,13 +32,30 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
+// Split-K divides K among the waves of one workgroup, which read their
+// own fragments: it is not combined with LDS-shared tiles.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
-  func.func @split_k(%a: tensor<16x4096xf16>, %b: tensor<4096x16xf16>) -> tensor<16x16xf32> {
-    // expected-error @+1 {{'crest.matmul' op split_k > 1 is not generated yet}}
+  func.func @split_k_workgroup(%a: tensor<16x4096xf16>, %b: tensor<4096x16xf16>) -> tensor<16x16xf32> {
+    // expected-error @+1 {{'crest.matmul' op split_k = 4 splits K across the waves of a workgroup and is generated for scope = wavefront only}}
     %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
-           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 64], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 64], wave_tile = [16, 16], scope = workgroup, split_k = 4>
            : tensor<16x4096xf16>, tensor<4096x16xf16> -> tensor<16x16xf32>
     return %0 : tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// The partial sums of 3 of 4 K slices of a 64x64 f32 tile need
+// 3 * 64 * 64 * 4 = 49152 bytes; gfx90a has 65536 and this fits, but a
+// 128x64 tile (98304 bytes) does not.
+module attributes {crest.target = #crest.target<chip = "gfx90a">} {
+  func.func @split_k_lds(%a: tensor<128x4096xf16>, %b: tensor<4096x64xf16>) -> tensor<128x64xf32> {
+    // expected-error @+1 {{'crest.matmul' op split_k = 4 needs 98304 bytes of LDS for the partial sums; gfx90a has 65536 per workgroup}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_32x32x8f16", workgroup_tile = [128, 64, 32], wave_tile = [64, 64], scope = wavefront, split_k = 4>
+           : tensor<128x4096xf16>, tensor<4096x64xf16> -> tensor<128x64xf32>
+    return %0 : tensor<128x64xf32>
   }
 }
 

@@ -17,15 +17,28 @@
 // CHECK: vector.load %[[A]]{{.*}} {alignment = 16 : i64} : memref<100x40xf16, #gpu.address_space<global>>, vector<8xf16>
 // CHECK: vector.store {{.*}}, %[[LA]][%c0
 // CHECK: scf.for %[[T:.*]] = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16xf32>)
-// Prefetch of step t + 1 into slot (t + 1) mod 2.
+// Software pipelining: every fragment of step t from slot t mod 2, one LDS
+// wait, the first MFMA, the global loads of step t + 1 (clamped to the
+// last step) into registers, the other MFMA, then (if t + 1 < 3) the
+// stores into slot (t + 1) mod 2. The rhs tile (K-major in global memory)
+// is stored K-contiguous 4 halves (8 bytes) at a time.
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[T]], %c1
-// CHECK: arith.remui %[[AHEAD]], %c2
 // CHECK: %[[SLOT:.*]] = arith.remui %[[T]], %c2
-// CHECK: vector.load %[[LA]][%[[SLOT]], {{.*}}] : memref<2x64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-// CHECK: vector.load %[[LB]][%[[SLOT]], {{.*}}] : memref<2x64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-COUNT-2: vector.load %[[LA]][%[[SLOT]], {{.*}}] : memref<2x64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-NOT: vector.load %[[LA]]
+// CHECK: amdgpu.memory_counter_wait ds(0)
 // CHECK: amdgpu.mfma 32x32x8 {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
+// CHECK: arith.minui %[[AHEAD]], %c2
+// CHECK: vector.load %[[A]]{{.*}} : memref<100x40xf16, #gpu.address_space<global>>, vector<8xf16>
+// CHECK: vector.load %[[B]]{{.*}} : memref<40x72xf16, #gpu.address_space<global>>, vector<2xf16>
+// CHECK: amdgpu.sched_barrier
 // CHECK: amdgpu.mfma 32x32x8 {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
 // CHECK-NOT: amdgpu.mfma
+// CHECK: %[[FITS:.*]] = arith.cmpi ult, %[[AHEAD]], %c3
+// CHECK: scf.if %[[FITS]]
+// CHECK: %[[NEXT:.*]] = arith.remui %[[AHEAD]], %c2
+// CHECK: vector.store {{.*}}, %[[LA]][%[[NEXT]], {{.*}}] : memref<2x64x24xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: vector.store {{.*}}, %[[LB]][%[[NEXT]], {{.*}}] {alignment = 8 : i64} : memref<2x64x24xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK: scf.yield
 // Epilogue: 16 accumulator registers, each: bias, ReLU, guarded store.
 // CHECK-COUNT-16: memref.load %[[BIAS]]

@@ -1,6 +1,7 @@
 //===- crest-compile.cpp - Crest's compiler driver ------------------------===//
 //
-//   crest-compile in.mlir --target=gfx942 [--emit=mlir|llvm|asm|hsaco]
+//   crest-compile in.mlir --target=gfx942
+//                 [--emit=mlir|llvm|asm|hsaco|package]
 //                 [--code-object-version=4|5|6] [-o out] [--report]
 //
 // Runs Crest's code generation hook (addCrestCodegenPasses), lowers every
@@ -18,6 +19,10 @@
 //                   several:           -o DIR (an existing directory) gives
 //                                      DIR/<module>.hsaco; otherwise
 //                                      <-o without .hsaco>.<module>.hsaco
+//   --emit=package  the .crest package of the graph (docs/Package.md): the
+//                 host function's launches, buffers, weights and reference
+//                 graph, with every code object; -o PATH (default:
+//                 <input stem>.crest). The default when -o ends in ".crest".
 // Text outputs start each gpu.module with a "; gpu.module @name" line.
 // --report prints a table of every kernel's resources to stdout, after the
 // output.
@@ -29,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/Host/HostPlanner.h"
 #include "crest/InitCrest.h"
 #include "crest/Pipelines/Pipelines.h"
 #include "crest/Serialize/KernelReport.h"
@@ -60,7 +66,7 @@ using namespace llvm;
 using namespace crest;
 
 namespace {
-enum class EmitKind { MLIR, LLVM, Assembly, CodeObject };
+enum class EmitKind { MLIR, LLVM, Assembly, CodeObject, Package };
 } // namespace
 
 static cl::OptionCategory category("crest-compile options");
@@ -87,7 +93,10 @@ static cl::opt<EmitKind>
                         clEnumValN(EmitKind::Assembly, "asm",
                                    "AMDGPU assembly per gpu.module"),
                         clEnumValN(EmitKind::CodeObject, "hsaco",
-                                   "An HSA code object per gpu.module")),
+                                   "An HSA code object per gpu.module"),
+                        clEnumValN(EmitKind::Package, "package",
+                                   "A .crest package of the graph (default "
+                                   "when -o ends in .crest)")),
              cl::cat(category));
 static cl::opt<unsigned>
     codeObjectVersion("code-object-version",
@@ -136,8 +145,13 @@ struct DriverOptions {
 };
 
 static DriverOptions copyOptions() {
+  EmitKind emit = emitKind;
+  // -o model.crest means a package unless --emit says otherwise.
+  if (!emitKind.getNumOccurrences() &&
+      StringRef(outputFilename).ends_with(".crest"))
+    emit = EmitKind::Package;
   return {inputFilename, outputFilename,    targetChip,
-          emitKind,      codeObjectVersion, waveSize,
+          emit,          codeObjectVersion, waveSize,
           indexBitwidth, optLevel,          report,
           skipLowering,  !noTargetChecks,   testingDropBarrier};
 }
@@ -205,6 +219,51 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   file->os() << contents;
   file->keep();
   return success();
+}
+
+/// Plans the host code into a package and writes it to `path` ("-":
+/// stdout).
+static LogicalResult
+writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
+             ArrayRef<KernelReport> reports, StringRef path, StringRef chip,
+             unsigned codeObjectVersion, unsigned waveSize) {
+  SmallVector<CompiledKernelModule> compiled;
+  for (const SerializedModule &result : serialized) {
+    CompiledKernelModule &entry = compiled.emplace_back();
+    entry.name = result.name;
+    entry.codeObject = result.codeObject;
+    for (const KernelReport &row : reports) {
+      if (row.module != result.name)
+        continue;
+      pkg::KernelInfo &info = entry.kernels[row.resources.name];
+      info.vgprs = row.resources.vgprCount;
+      info.agprs = row.resources.agprCount;
+      info.sgprs = row.resources.sgprCount;
+      info.vgprSpills = row.resources.vgprSpillCount;
+      info.sgprSpills = row.resources.sgprSpillCount;
+      info.ldsBytes = row.resources.ldsBytes;
+      info.scratchBytes = row.resources.scratchBytes;
+      info.wavesPerSimd = row.occupancy.wavesPerSimd;
+      info.mfmaCount = row.counts.matrix;
+      info.barrierCount = row.counts.barriers;
+    }
+  }
+  HostPlanOptions options;
+  options.chip = chip.str();
+  options.codeObjectVersion = codeObjectVersion;
+  options.waveSize = waveSize;
+  mlir::FailureOr<pkg::Package> package =
+      buildPackage(module, compiled, options);
+  if (failed(package))
+    return failure();
+  Expected<std::vector<uint8_t>> bytes = pkg::writePackage(*package);
+  if (!bytes) {
+    (void)fail("cannot write the package: " + toString(bytes.takeError()));
+    return failure();
+  }
+  return writeFile(
+      path,
+      StringRef(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
 }
 
 int main(int argc, char **argv) {
@@ -302,7 +361,9 @@ int main(int argc, char **argv) {
 
   SmallVector<mlir::gpu::GPUModuleOp> gpuModules(
       module->getOps<mlir::gpu::GPUModuleOp>());
-  if (gpuModules.empty())
+  // A package of a graph without kernels fails in the planner, at the ops
+  // that have none.
+  if (gpuModules.empty() && opts.emit != EmitKind::Package)
     return fail("the input has no gpu.module to compile");
 
   unsigned outputs = 0;
@@ -317,6 +378,10 @@ int main(int argc, char **argv) {
     break;
   case EmitKind::CodeObject:
     outputs |= EmitCodeObject;
+    break;
+  case EmitKind::Package:
+    // The assembly gives the kernel infos' instruction counts.
+    outputs |= EmitAssembly | EmitCodeObject;
     break;
   }
   if (opts.report)
@@ -373,8 +438,8 @@ int main(int argc, char **argv) {
         return 1;
   }
 
-  if (opts.report) {
-    SmallVector<KernelReport> rows;
+  SmallVector<KernelReport> rows;
+  if (opts.report || opts.emit == EmitKind::Package) {
     for (const SerializedModule &result : serialized) {
       Expected<std::vector<KernelReport>> kernels =
           buildKernelReports(result.name, result.codeObject, result.assembly,
@@ -383,6 +448,21 @@ int main(int argc, char **argv) {
         return fail(kernels.takeError());
       llvm::append_range(rows, *kernels);
     }
+  }
+
+  if (opts.emit == EmitKind::Package) {
+    std::string path = opts.output;
+    if (path.empty()) {
+      if (opts.input == "-")
+        return fail("--emit=package needs -o when the input is stdin");
+      path = sys::path::stem(opts.input).str() + ".crest";
+    }
+    if (failed(writePackage(*module, serialized, rows, path, chip->name,
+                            opts.codeObjectVersion, resolvedWaveSize)))
+      return 1;
+  }
+
+  if (opts.report) {
     outs().flush();
     printKernelReports(outs(), rows, *chip, resolvedWaveSize,
                        opts.codeObjectVersion);

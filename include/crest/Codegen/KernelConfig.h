@@ -32,6 +32,10 @@ struct ConfigCost {
   int64_t wavesPerWorkgroup = 0;
 };
 
+/// LDS bytes the split-K reduction of `config` needs: the partial
+/// accumulators of split_k - 1 groups of waves (0 without split-K).
+int64_t getSplitKLdsBytes(ConfigAttr config, unsigned accBits);
+
 /// Evaluates `config` for a contraction reading `lhsBits`/`rhsBits`-wide
 /// elements and accumulating `accBits`-wide values with `mma`, at
 /// `waveSize`.

@@ -38,4 +38,51 @@ def CrestLowerToGPUPass : Pass<"crest-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestLowerOpsToGPUPass : Pass<"crest-lower-ops-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Generate a GPU kernel for every remaining crest op";
+  let description = [{
+    Runs after `crest-lower-to-gpu`. For every `crest.kernel` without a
+    contraction and every crest op in a host function (outside
+    `crest.kernel`) that has no `crest.launch` yet, generates a `gpu.func`
+    in `gpu.module @crest_kernels` and annotates the op with
+    `crest.launch = {kernel = @crest_kernels::@name, grid, block}`. The
+    kernel takes one memref per input, then one per result, in the
+    global address space, shaped like the host tensors.
+
+    - Elementwise ops and elementwise-only `crest.kernel`s (NumPy
+      broadcasting, casts with the dialect's rounding): one work-item per
+      element, or per `vector-width` consecutive elements (16-byte
+      accesses for f32) when the innermost output dimension allows;
+      256 work-items per workgroup.
+    - `crest.softmax` (any axis), `crest.layer_norm`, `crest.reduce_mean`
+      and `crest.global_avg_pool2d`: one wave per output row, each lane
+      striding over the row, reduced across lanes with `gpu.shuffle xor`
+      (no LDS, no barrier); f16/bf16 inputs accumulate in f32. Softmax
+      subtracts the row maximum; layer_norm computes the variance from the
+      mean in a second pass over the row.
+    - `crest.max_pool2d` / `crest.avg_pool2d`: one work-item per output
+      element, with pads, strides, `ceil_mode` (a window starting in the
+      bottom/right padding is dropped) and `count_include_pad` (the divisor
+      counts padding inside the padded input, never the extra `ceil_mode`
+      cells).
+
+    An op this pass cannot lower (`crest.conv2d`, a `crest.kernel` holding
+    a normalization, a reduction over non-contiguous dimensions) is an
+    error at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::crest::CrestDialect"
+  ];
+  let options = [
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "Work-items per workgroup (a multiple of the wave size)">,
+    Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"4",
+           "Elements per work-item in elementwise kernels when the "
+           "innermost output dimension is a multiple of it (1 disables)">,
+  ];
+}
+
 #endif // CREST_CODEGEN_PASSES_TD

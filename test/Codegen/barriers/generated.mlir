@@ -37,13 +37,16 @@
 func.func @three(%x: tensor<64x256xf16>, %w: tensor<256x64xf16>)
     -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
   %s1 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
-          sync <scope = workgroup, stages = 1>
+          config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32],
+                  wave_tile = [32, 32], scope = workgroup, stages = 1>
           : tensor<64x256xf16>, tensor<256x64xf16> -> tensor<64x64xf32>
   %s2 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
-          sync <scope = workgroup, stages = 2>
+          config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32],
+                  wave_tile = [32, 32], scope = workgroup, stages = 2>
           : tensor<64x256xf16>, tensor<256x64xf16> -> tensor<64x64xf32>
   %s3 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
-          sync <scope = workgroup, stages = 3>
+          config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32],
+                  wave_tile = [32, 32], scope = workgroup, stages = 3>
           : tensor<64x256xf16>, tensor<256x64xf16> -> tensor<64x64xf32>
   return %s1, %s2, %s3 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }

@@ -234,7 +234,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t ConfigAttr::getNumWaves() const {
-  return (getTileM() / getWaveTile()[0]) * (getTileN() / getWaveTile()[1]);
+  return (getTileM() / getWaveTile()[0]) * (getTileN() / getWaveTile()[1]) *
+         getSplitK();
 }
 
 int64_t ConfigAttr::getLdsBytes(unsigned lhsBits, unsigned rhsBits) const {

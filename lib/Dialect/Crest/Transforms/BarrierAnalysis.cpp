@@ -9,6 +9,8 @@
 
 #include "BarrierAnalysis.h"
 
+#include "crest/Dialect/Crest/IR/CrestDialect.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -208,7 +210,7 @@ std::pair<bool, bool> getEffects(Operation *op, Value memref) {
     }
     return {reads, writes};
   }
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (op->hasTrait<mlir::OpTrait::HasRecursiveMemoryEffects>())
     return {false, false};
   return {true, true};
 }
@@ -573,7 +575,7 @@ LogicalResult BarrierAnalysis::buildSeq(Block *block, int loop, Seq &seq) {
   newGap();
   for (Operation &op : *block) {
     Gap &current = gaps[seq.gaps.back()];
-    if (op.hasTrait<OpTrait::IsTerminator>()) {
+    if (op.hasTrait<mlir::OpTrait::IsTerminator>()) {
       current.insertBefore = &op;
       continue;
     }
@@ -1192,3 +1194,22 @@ std::string BarrierAnalysis::describe(const Hazard &hazard) const {
                        accesses[hazard.first].describe(),
                        accesses[hazard.second].describe(), hazard.relation);
 }
+
+/// True when `func`'s workgroup is known to be a single wave: its waves
+/// cannot race on LDS, so it needs no barrier. The wave size is the
+/// target's (#crest.target on an enclosing module); without one, only
+/// blocks of at most 32 work-items (one wave on every chip) count.
+bool crest::barriers::isSingleWave(gpu::GPUFuncOp func) {
+  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+  if (!known)
+    return false;
+  int64_t items = 1;
+  for (int32_t d : *known)
+    items *= d;
+  TargetAttr target = lookupTarget(func);
+  unsigned waveSize = target && target.getChipInfo()
+                          ? target.getEffectiveWaveSize()
+                          : 32;
+  return items <= waveSize;
+}
+

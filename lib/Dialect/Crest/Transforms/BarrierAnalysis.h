@@ -226,6 +226,12 @@ bool isBarrier(mlir::Operation *op);
 /// "f.mlir:12:5" for file locations (the file name without its directory).
 std::string formatLoc(mlir::Location loc);
 
+/// True when `func`'s workgroup is known (`known_block_size`) to be a single
+/// wave: its LDS accesses cannot race, so it needs no barrier. The wave size
+/// is the #crest.target's of an enclosing module; without one, only blocks
+/// of at most 32 work-items (one wave on every chip) count.
+bool isSingleWave(mlir::gpu::GPUFuncOp func);
+
 } // namespace barriers
 } // namespace crest
 

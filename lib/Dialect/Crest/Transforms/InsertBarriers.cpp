@@ -71,6 +71,9 @@ static LogicalResult reportUnorderable(const BarrierAnalysis &analysis) {
 
 LogicalResult InsertBarriersPass::runOnFunction(gpu::GPUFuncOp func,
                                                 unsigned &counter) {
+  // One wave cannot race with itself on LDS.
+  if (isSingleWave(func))
+    return success();
   BarrierAnalysis analysis(func);
   if (failed(analysis.run()) || failed(reportUnorderable(analysis)))
     return failure();

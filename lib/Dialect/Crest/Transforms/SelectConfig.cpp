@@ -41,6 +41,20 @@ constexpr int64_t kTargetWorkgroups = 64;
 /// no LDS sharing.
 bool isLatencyBound(int64_t m, int64_t n) { return m <= 16 || n <= 16; }
 
+/// Split-K within a workgroup (wavefront scope): with fewer workgroups than
+/// the GPU needs and a long K loop, `split` groups of waves each accumulate
+/// every split-th K step and the partial sums are added through LDS. The
+/// largest power of two that keeps at least two K steps per group and the
+/// workgroup at most 16 waves; 1 when there are enough workgroups.
+int64_t chooseSplitK(int64_t groups, int64_t steps, int64_t waves) {
+  if (groups >= kTargetWorkgroups)
+    return 1;
+  int64_t split = 1;
+  while (split * 2 * 2 <= steps && split * 2 * waves <= 16 && split < 8)
+    split *= 2;
+  return split;
+}
+
 /// K depth of one main-loop step: at least 64 bytes of each operand row
 /// (a 16-byte load per lane quarter) and a multiple of the instruction's K.
 int64_t chooseTileK(const MmaInstruction &mma, unsigned lhsBits) {
@@ -95,7 +109,7 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
   unsigned lhsBits = getScalarKindBits(lhs), rhsBits = getScalarKindBits(rhs);
   unsigned accBits = getScalarKindBits(acc);
   SmallVector<int64_t, 4> shape = op.getGemmShape();
-  int64_t m = shape[1], n = shape[2];
+  int64_t batch = shape[0], m = shape[1], n = shape[2], k = shape[3];
   MLIRContext *ctx = op->getContext();
 
   SmallVector<Candidate> candidates;
@@ -131,8 +145,13 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
     }
     for (auto [tm, tn, wm, wn] : tiles) {
       int64_t tk = chooseTileK(*mma, lhsBits);
+      int64_t split = 1;
+      if (scope == SyncScope::Wavefront)
+        split = chooseSplitK(
+            batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn),
+            llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
       ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
-                                          {wm, wn}, scope, stages, 1);
+                                          {wm, wn}, scope, stages, split);
       Candidate candidate{config, mma,
                           evaluateConfig(chip, *mma, config, waveSize, lhsBits,
                                          rhsBits, accBits),
@@ -221,5 +240,19 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                      << " bytes of LDS, about " << best->cost.estimatedVgprs
                      << " VGPRs, " << best->cost.wavesPerSimd
                      << " waves per SIMD";
+  if (explain && best->config.getSplitK() > 1) {
+    int64_t split = best->config.getSplitK();
+    int64_t tm = best->config.getTileM(), tn = best->config.getTileN();
+    int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);
+    int64_t steps = llvm::divideCeil(shape[3], best->config.getTileK());
+    op->emitRemark() << "split_k = " << split << ": only " << groups
+                     << " workgroup(s) (fewer than " << kTargetWorkgroups
+                     << ") for " << steps << " K steps, so " << split
+                     << " groups of waves each accumulate every " << split
+                     << "th step (" << llvm::divideCeil(steps, split)
+                     << " steps instead of " << steps
+                     << ") and add their partial sums through "
+                     << best->cost.ldsBytes << " bytes of LDS";
+  }
   return success();
 }

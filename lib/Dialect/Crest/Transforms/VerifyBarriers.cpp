@@ -57,6 +57,8 @@ static StringRef verbOf(HazardKind kind) {
 }
 
 LogicalResult VerifyBarriersPass::runOnFunction(gpu::GPUFuncOp func) {
+  if (isSingleWave(func))
+    return success();
   BarrierAnalysis analysis(func);
   if (failed(analysis.run()))
     return failure();

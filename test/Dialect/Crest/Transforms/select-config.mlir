@@ -19,9 +19,12 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // Batch 1 (M = 1) is latency-bound: wavefront scope, 16x16 instructions
 // (32x32 would be 31/32 padding), one per wave, ceil(1000/16) > 4 so four
-// waves side by side.
+// waves side by side. That gives only ceil(1000/64) = 16 workgroups (< 64)
+// for ceil(576/32) = 18 K steps, so K is split: the largest power of two
+// with at least 2 steps per slice (18 / 8 >= 2) and at most 16 waves per
+// workgroup (4 waves * 4 = 16) is 4.
 // CHECK-LABEL: func.func @gemv
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv(%x: tensor<1x576xf16>, %w: tensor<576x1000xf16>) -> tensor<1x1000xf32> {
     %0 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
@@ -87,5 +90,33 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     %0 = crest.matmul %a, %b precision <lhs = i8, rhs = i8, acc = i32, out = i32>
            : tensor<256x256xi8>, tensor<256x256xi8> -> tensor<256x256xi32>
     return %0 : tensor<256x256xi32>
+  }
+}
+
+// -----
+
+// Split-K limits: 8x128x4096 (2 workgroups of 16x64, 128 K steps) may use
+// 4 slices of four waves (16 waves); a 2-wave tile (N = 32) may use 8; with
+// only 3 K steps (K = 96) no split leaves 2 steps per slice; 4096x64
+// (M and N > 16) is not latency-bound and keeps workgroup scope, unsplit.
+// CHECK-LABEL: func.func @split_limits
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 32, 32], wave_tile = [16, 16], scope = wavefront, split_k = 8>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront>
+// CHECK: scope = workgroup, stages = 2>
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @split_limits(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>,
+                          %c: tensor<8x4096xf16>, %d: tensor<4096x32xf16>,
+                          %e: tensor<8x96xf16>, %f: tensor<96x128xf16>,
+                          %g: tensor<4096x4096xf16>, %h: tensor<4096x64xf16>) {
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<8x4096xf16>, tensor<4096x128xf16> -> tensor<8x128xf32>
+    %1 = crest.matmul %c, %d precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<8x4096xf16>, tensor<4096x32xf16> -> tensor<8x32xf32>
+    %2 = crest.matmul %e, %f precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<8x96xf16>, tensor<96x128xf16> -> tensor<8x128xf32>
+    %3 = crest.matmul %g, %h precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<4096x4096xf16>, tensor<4096x64xf16> -> tensor<4096x64xf32>
+    return
   }
 }

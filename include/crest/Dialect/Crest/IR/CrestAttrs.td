@@ -164,8 +164,9 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     - `wave_tile = [M, N]`: the output tile of one wave; it divides the
       workgroup tile, and the quotient gives the waves per workgroup;
     - `scope`, `stages`: as in `#crest.sync`;
-    - `split_k`: how many workgroups share one output tile's K range
-      (default 1).
+    - `split_k`: how many groups of waves of one workgroup split the K
+      range of its tile (default 1); their partial sums are added in LDS.
+      `scope = wavefront` only.
 
     Under a `#crest.target` the instruction must exist on the chip and match
     the contraction's precision, the tiles must be multiples of the
@@ -189,7 +190,7 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     int64_t getTileM() const { return getWorkgroupTile()[0]; }
     int64_t getTileN() const { return getWorkgroupTile()[1]; }
     int64_t getTileK() const { return getWorkgroupTile()[2]; }
-    /// Waves per workgroup: (tile M / wave M) * (tile N / wave N).
+    /// Waves per workgroup: (tile M / wave M) * (tile N / wave N) * split_k.
     int64_t getNumWaves() const;
     /// LDS bytes that `stages` buffers of the A and B tiles need with
     /// workgroup scope (0 with wavefront scope).

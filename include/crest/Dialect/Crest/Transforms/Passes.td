@@ -59,6 +59,47 @@ def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
+  let summary = "Group contractions and elementwise chains into crest.kernel";
+  let description = [{
+    Wraps each `crest.matmul` / `crest.batch_matmul` outside a `crest.kernel`
+    together with the chain of elementwise operations that consume its
+    result (bias and residual adds, sub, mul, div, max, min, pow, relu,
+    clip, gelu, sigmoid, hardswish, hardsigmoid, tanh, erf, exp, sqrt, neg,
+    abs, scaling by constants, casts) into one `crest.kernel`, the form
+    `crest-lower-to-gpu` turns into a single MFMA kernel with a fused
+    epilogue. Then wraps every chain of two or more remaining elementwise
+    operations into an elementwise-only `crest.kernel`.
+
+    A consumer joins the chain only when
+
+    - the chain's current value has no use other than this consumer (it
+      may use it more than once), so no intermediate escapes the kernel;
+    - it is an elementwise op whose other operands are defined outside the
+      chain (they become kernel inputs; splat `arith.constant`s are cloned
+      into the body instead);
+    - after a contraction: its result has the contraction's output shape
+      (an epilogue works on the output tile; a broadcast that grows the
+      tensor stops the chain).
+
+    The kernel replaces the chain at the position of its last op and yields
+    the last op's result. Existing `crest.kernel`s, `crest.conv2d` (no
+    kernel generation yet) and non-elementwise consumers (softmax,
+    layer_norm, pooling, reductions) are left alone.
+
+    ```sh
+    crest-opt model.mlir --crest-fuse-epilogues
+    ```
+  }];
+  let dependentDialects = ["::crest::CrestDialect"];
+  let statistics = [
+    Statistic<"numContractionKernels", "contraction-kernels",
+              "crest.kernels built around a contraction">,
+    Statistic<"numElementwiseKernels", "elementwise-kernels",
+              "elementwise-only crest.kernels built">,
+  ];
+}
+
 def CrestInsertBarriersPass
     : Pass<"crest-insert-barriers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Insert the LDS barriers a generated kernel needs";

@@ -1,0 +1,191 @@
+//===- ElementwiseEmitter.cpp - Crest elementwise ops on scalars/vectors --===//
+
+#include "ElementwiseEmitter.h"
+
+#include "crest/Dialect/Crest/IR/CrestOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace crest;
+
+Type codegen::withElementType(Type like, Type elt) {
+  if (auto vec = dyn_cast<VectorType>(like))
+    return VectorType::get(vec.getShape(), elt);
+  return elt;
+}
+
+Value codegen::constant(OpBuilder &b, Location loc, Type type, double value) {
+  Type elt = getElementTypeOrSelf(type);
+  TypedAttr scalar;
+  if (isa<FloatType>(elt))
+    scalar = b.getFloatAttr(elt, value);
+  else
+    scalar = b.getIntegerAttr(elt, int64_t(value));
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vec, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to) {
+  Type fromType = v.getType();
+  Type from = getElementTypeOrSelf(fromType);
+  if (from == to)
+    return v;
+  Type toType = withElementType(fromType, to);
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = to.getIntOrFloatBitWidth();
+  if (fromFloat && toFloat) {
+    if (fromBits < toBits)
+      return arith::ExtFOp::create(b, loc, toType, v);
+    if (fromBits > toBits)
+      return arith::TruncFOp::create(b, loc, toType, v);
+    // f16 <-> bf16: exact through f32, then one rounding.
+    Value wide = arith::ExtFOp::create(
+        b, loc, withElementType(fromType, b.getF32Type()), v);
+    return arith::TruncFOp::create(b, loc, toType, wide);
+  }
+  if (!fromFloat && toFloat)
+    return arith::SIToFPOp::create(b, loc, toType, v);
+  if (fromFloat) {
+    // Truncate toward zero and saturate, in f32 (or f64) so that the
+    // integer bounds are representable.
+    if (fromBits < 32) {
+      fromType = withElementType(fromType, b.getF32Type());
+      v = arith::ExtFOp::create(b, loc, fromType, v);
+    }
+    double lo = -std::ldexp(1.0, toBits - 1);
+    double limit = std::ldexp(1.0, toBits - 1); // first value out of range
+    // The largest float below `limit`: limit - 1 when exact (i8, and any
+    // f64), else the float just below 2^(bits-1).
+    double hiSafe = toBits <= 24 || getElementTypeOrSelf(fromType).isF64()
+                        ? limit - 1
+                        : std::nextafter(float(limit), 0.0f);
+    Value c = arith::MaximumFOp::create(b, loc, v, constant(b, loc, fromType, lo));
+    c = arith::MinimumFOp::create(b, loc, c, constant(b, loc, fromType, hiSafe));
+    Value r = arith::FPToSIOp::create(b, loc, toType, c);
+    Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v,
+                                         constant(b, loc, fromType, limit));
+    r = arith::SelectOp::create(b, loc, tooBig,
+                                constant(b, loc, toType, limit - 1), r);
+    Value isNan =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    return arith::SelectOp::create(b, loc, isNan, constant(b, loc, toType, 0),
+                                   r);
+  }
+  if (fromBits < toBits)
+    return arith::ExtSIOp::create(b, loc, toType, v);
+  Value lo = constant(b, loc, fromType, -std::ldexp(1.0, toBits - 1));
+  Value hi = constant(b, loc, fromType, std::ldexp(1.0, toBits - 1) - 1);
+  Value c = arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, v, hi),
+                                   lo);
+  return arith::TruncIOp::create(b, loc, toType, c);
+}
+
+FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
+                                          ArrayRef<Value> operands,
+                                          Type resultElt) {
+  Location loc = op->getLoc();
+  if (auto cast = dyn_cast<CastOp>(op))
+    return convertElements(b, loc, operands[0], resultElt);
+
+  // Narrow floats compute in f32 and round once at the end.
+  Type like = operands[0].getType();
+  Type computeElt = resultElt;
+  if (isa<FloatType>(resultElt) && resultElt.getIntOrFloatBitWidth() < 32)
+    computeElt = b.getF32Type();
+  Type type = withElementType(like, computeElt);
+  SmallVector<Value> args;
+  for (Value operand : operands)
+    args.push_back(convertElements(b, loc, operand, computeElt));
+  Value x = args[0];
+  Value y = args.size() > 1 ? args[1] : Value();
+  bool isFloat = isa<FloatType>(computeElt);
+  auto cst = [&](double v) { return constant(b, loc, type, v); };
+
+  Value r;
+  if (isa<AddOp>(op))
+    r = isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                : arith::AddIOp::create(b, loc, x, y).getResult();
+  else if (isa<SubOp>(op))
+    r = isFloat ? arith::SubFOp::create(b, loc, x, y).getResult()
+                : arith::SubIOp::create(b, loc, x, y).getResult();
+  else if (isa<MulOp>(op))
+    r = isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
+                : arith::MulIOp::create(b, loc, x, y).getResult();
+  else if (isa<DivOp>(op))
+    r = arith::DivFOp::create(b, loc, x, y);
+  else if (isa<MaxOp>(op))
+    r = isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  else if (isa<MinOp>(op))
+    r = isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                : arith::MinSIOp::create(b, loc, x, y).getResult();
+  else if (isa<PowOp>(op))
+    r = math::PowFOp::create(b, loc, x, y);
+  else if (isa<ReluOp>(op))
+    r = arith::MaximumFOp::create(b, loc, x, cst(0.0));
+  else if (isa<NegOp>(op))
+    r = arith::NegFOp::create(b, loc, x);
+  else if (isa<AbsOp>(op))
+    r = math::AbsFOp::create(b, loc, x);
+  else if (isa<ExpOp>(op))
+    r = math::ExpOp::create(b, loc, x);
+  else if (isa<SqrtOp>(op))
+    r = math::SqrtOp::create(b, loc, x);
+  else if (isa<TanhOp>(op))
+    r = math::TanhOp::create(b, loc, x);
+  else if (isa<ErfOp>(op))
+    r = math::ErfOp::create(b, loc, x);
+  else if (isa<SigmoidOp>(op))
+    r = arith::DivFOp::create(
+        b, loc, cst(1.0),
+        arith::AddFOp::create(
+            b, loc, cst(1.0),
+            math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x))));
+  else if (auto hs = dyn_cast<HardSigmoidOp>(op)) {
+    Value v = arith::AddFOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, cst(hs.getAlpha().convertToDouble()), x),
+        cst(hs.getBeta().convertToDouble()));
+    r = arith::MaximumFOp::create(
+        b, loc, cst(0.0), arith::MinimumFOp::create(b, loc, cst(1.0), v));
+  } else if (isa<HardSwishOp>(op)) {
+    Value v = arith::AddFOp::create(b, loc, x, cst(3.0));
+    v = arith::MaximumFOp::create(
+        b, loc, cst(0.0), arith::MinimumFOp::create(b, loc, cst(6.0), v));
+    r = arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, x, v),
+                              cst(6.0));
+  } else if (auto clip = dyn_cast<ClipOp>(op)) {
+    r = x;
+    if (auto lo = clip.getMin())
+      r = arith::MaximumFOp::create(b, loc, r, cst(lo->convertToDouble()));
+    if (auto hi = clip.getMax())
+      r = arith::MinimumFOp::create(b, loc, r, cst(hi->convertToDouble()));
+  } else if (auto gelu = dyn_cast<GeluOp>(op)) {
+    Value half = arith::MulFOp::create(b, loc, cst(0.5), x);
+    Value inner;
+    if (gelu.getApproximate() == GeluApproximation::Tanh) {
+      Value x3 = arith::MulFOp::create(b, loc, x,
+                                       arith::MulFOp::create(b, loc, x, x));
+      Value u = arith::AddFOp::create(
+          b, loc, x, arith::MulFOp::create(b, loc, cst(0.044715), x3));
+      inner = math::TanhOp::create(
+          b, loc, arith::MulFOp::create(b, loc, cst(0.7978845608028654), u));
+    } else {
+      inner = math::ErfOp::create(
+          b, loc, arith::MulFOp::create(b, loc, cst(0.7071067811865476), x));
+    }
+    r = arith::MulFOp::create(b, loc, half,
+                              arith::AddFOp::create(b, loc, cst(1.0), inner));
+  } else {
+    return op->emitOpError() << "has no elementwise kernel lowering";
+  }
+  return convertElements(b, loc, r, resultElt);
+}

@@ -1,0 +1,44 @@
+//===- ElementwiseEmitter.h - Crest elementwise ops on scalars/vectors ----===//
+//
+// Emits the arith/math computation of one crest elementwise operation on
+// scalars or 1-D vectors (one lane per tensor element), as used by the
+// kernels of crest-lower-ops-to-gpu.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREST_LIB_CODEGEN_ELEMENTWISEEMITTER_H
+#define CREST_LIB_CODEGEN_ELEMENTWISEEMITTER_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+namespace crest::codegen {
+
+/// `elt` itself, or a vector of `elt` with the shape of `like` when `like`
+/// is a vector.
+mlir::Type withElementType(mlir::Type like, mlir::Type elt);
+
+/// A float (or integer) constant `value` of scalar or vector type `type`.
+mlir::Value constant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                     double value);
+
+/// Converts `v` element by element to `to` with crest.cast's semantics:
+/// float to float rounds to nearest even, float to integer truncates toward
+/// zero and saturates (NaN gives 0), integer to float rounds to nearest
+/// even, integer narrowing saturates.
+mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value v, mlir::Type to);
+
+/// Emits elementwise `op` on `operands` (scalars or equal-shaped vectors of
+/// the operands' element types); the result has element type `resultElt`.
+/// Narrow floats (f16, bf16) are computed in f32 and rounded once. Emits an
+/// error at `op` when it is not an elementwise op this emitter knows.
+mlir::FailureOr<mlir::Value> emitElementwise(mlir::OpBuilder &b,
+                                             mlir::Operation *op,
+                                             llvm::ArrayRef<mlir::Value> operands,
+                                             mlir::Type resultElt);
+
+} // namespace crest::codegen
+
+#endif // CREST_LIB_CODEGEN_ELEMENTWISEEMITTER_H

@@ -1,0 +1,110 @@
+//===- Reference.h - Host reference evaluator of a package's graph -*- C++
+//-*-===//
+//
+// Evaluates the manifest's reference graph (pkg::Node, the crest ops as
+// written, before fusion) on the host in double precision, and carries with
+// every element a bound on how far a correct device result may be from it.
+// crest-run --verify compares each output against it.
+//
+// Values. Inputs and weights are converted exactly from their stored types.
+// Every op computes in double and rounds its result to the result value's
+// element type (round to nearest even; fp8 saturates; float to integer
+// truncates toward zero and saturates), as the crest op's semantics say.
+//
+// Tolerance (per element, absolute). With u(T) the unit roundoff of a type
+// (2^-53 f64, 2^-24 f32, 2^-11 xf32 and f16, 2^-8 bf16, 2^-4 e4m3, 2^-3
+// e5m2, 0 for integers), u_c = u(f32) the compute precision of kernels
+// (u(f64) for f64 results), and t(x) an operand's tolerance:
+//
+//   contraction (matmul, batch_matmul, conv2d), per output element over its
+//     K products a_k b_k:
+//       sum_k (|a_k| t(b_k) + |b_k| t(a_k) + t(a_k) t(b_k))   propagated
+//     + (u(lhs) [if the operand is wider than lhs] + u(rhs) [likewise]
+//        + K u(acc)) * sum_k |a_k b_k|                         rounding
+//   add/sub: t(a) + t(b); mul: |a| t(b) + |b| t(a) + t(a) t(b);
+//   div: (t(a) + |y| t(b)) / (|b| - t(b)) + 4 u_c |y|;
+//   max/min/relu/neg/abs/clip: the operands' largest t; hardsigmoid
+//     |alpha| t; pow: |b a^(b-1)| t(a) + |y ln a| t(b) + 8 u_c |y|;
+//   transcendentals (exp, sigmoid, tanh, erf, gelu, sqrt, hardswish):
+//     L t(x) with L a bound of |f'| near x, + 8 u_c (|y| + |x|) for the
+//     kernels' polynomial approximations;
+//   softmax: y_i (2 max_j t(x_j) + (n + 10) u_c);
+//   layer_norm: |gamma| (2 + |xhat|) max t(x) / sigma + |xhat| t(gamma)
+//     + t(beta) + (n + 10) u_c |gamma| (1 + |xhat|) (1 + mean^2 / sigma^2)
+//     + 4 u_c |beta|;
+//   avg pools, global_avg_pool2d, reduce_mean: mean t(x) + (n + 2) u_c
+//     mean |x|; max_pool2d: the window's largest t.
+//   Then the rounding to the result type T: when t > 0 it grows by one ulp,
+//   2 u(T) |y| (floats) or by 1 (integers); when t = 0 the device, rounding
+//   the same exact value, must produce the same bits.
+//
+// An element passes if |got - want| <= t (NaN only matches NaN).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREST_RUNTIME_REFERENCE_H
+#define CREST_RUNTIME_REFERENCE_H
+
+#include "crest/runtime/Package.h"
+#include "crest/runtime/Runtime.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace crest::rt {
+
+/// A tensor of the reference evaluation.
+struct RefTensor {
+  pkg::TensorType type;
+  std::vector<double> values;
+  std::vector<double> tolerance; ///< per element, absolute
+};
+
+/// The elements of `data` (of `type`) as doubles.
+std::vector<double> decodeElements(pkg::ElementType type,
+                                   llvm::ArrayRef<uint8_t> data);
+/// `value` converted to `type` and back to double, with crest.cast's
+/// rounding (nearest even; fp8 saturates; to integers: toward zero,
+/// saturating).
+double roundToType(double value, pkg::ElementType type);
+/// Unit roundoff of a type as the manifest spells it ("f16", "xf32", ...);
+/// 0 for integer types; nullopt for an unknown name.
+std::optional<double> getUnitRoundoff(llvm::StringRef typeName);
+double getUnitRoundoff(pkg::ElementType type);
+
+/// Evaluates the reference graph of `package` with the graph inputs
+/// `inputs` (in the manifest's input order). The result holds every value
+/// the graph defines, by value id (values it never touches are empty).
+llvm::Expected<std::vector<RefTensor>>
+evaluateReference(const pkg::Package &package,
+                  llvm::ArrayRef<HostTensor> inputs);
+
+/// How one device output compares with its reference.
+struct Comparison {
+  std::string name;
+  pkg::TensorType type;
+  double maxAbsError = 0; ///< max |got - want|
+  double maxRelError = 0; ///< max |got - want| / |want| over want != 0
+  double maxTolerance = 0;
+  uint64_t failures = 0; ///< elements beyond their tolerance
+  /// The worst element (largest error / tolerance).
+  int64_t worst = -1;
+  double worstGot = 0, worstWant = 0, worstTolerance = 0;
+  bool passed() const { return failures == 0; }
+};
+
+Comparison compareTensor(llvm::StringRef name, const RefTensor &want,
+                         const HostTensor &got);
+/// "output 'y' f32[8, 10]: max abs error 1.2e-07, max rel error 3.1e-07,
+/// tolerance 2.4e-06: PASS", plus the worst element on failure.
+void printComparison(llvm::raw_ostream &os, const Comparison &comparison);
+
+} // namespace crest::rt
+
+#endif // CREST_RUNTIME_REFERENCE_H

@@ -1,0 +1,973 @@
+//===- Reference.cpp - Host reference evaluator
+//----------------------------===//
+//
+// See Reference.h for the semantics and the tolerance formulas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "crest/runtime/Reference.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace llvm;
+using crest::pkg::ElementType;
+
+namespace crest::rt {
+
+static Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+static const fltSemantics *getSemantics(ElementType type) {
+  switch (type) {
+  case ElementType::F64:
+    return &APFloat::IEEEdouble();
+  case ElementType::F32:
+    return &APFloat::IEEEsingle();
+  case ElementType::F16:
+    return &APFloat::IEEEhalf();
+  case ElementType::BF16:
+    return &APFloat::BFloat();
+  case ElementType::F8E4M3FNUZ:
+    return &APFloat::Float8E4M3FNUZ();
+  case ElementType::F8E5M2FNUZ:
+    return &APFloat::Float8E5M2FNUZ();
+  case ElementType::F8E4M3FN:
+    return &APFloat::Float8E4M3FN();
+  case ElementType::F8E5M2:
+    return &APFloat::Float8E5M2();
+  default:
+    return nullptr;
+  }
+}
+
+static uint64_t loadBits(const uint8_t *p, unsigned size) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < size; ++i)
+    v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+std::vector<double> decodeElements(ElementType type, ArrayRef<uint8_t> data) {
+  unsigned size = pkg::getElementTypeSize(type);
+  size_t n = data.size() / size;
+  std::vector<double> out(n);
+  const fltSemantics *sem = getSemantics(type);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t bits = loadBits(data.data() + i * size, size);
+    switch (type) {
+    case ElementType::F64: {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      out[i] = d;
+      break;
+    }
+    case ElementType::F32: {
+      uint32_t b = uint32_t(bits);
+      float f;
+      std::memcpy(&f, &b, 4);
+      out[i] = f;
+      break;
+    }
+    case ElementType::I64:
+      out[i] = double(int64_t(bits));
+      break;
+    case ElementType::I32:
+      out[i] = double(int32_t(bits));
+      break;
+    case ElementType::I16:
+      out[i] = double(int16_t(bits));
+      break;
+    case ElementType::I8:
+      out[i] = double(int8_t(bits));
+      break;
+    case ElementType::U8:
+      out[i] = double(uint8_t(bits));
+      break;
+    case ElementType::I1:
+      out[i] = bits ? 1.0 : 0.0;
+      break;
+    default: {
+      APFloat f(*sem, APInt(size * 8, bits));
+      bool lost;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      out[i] = f.convertToDouble();
+      break;
+    }
+    }
+  }
+  return out;
+}
+
+double roundToType(double value, ElementType type) {
+  if (type == ElementType::F64)
+    return value;
+  if (type == ElementType::F32)
+    return double(float(value));
+  if (const fltSemantics *sem = getSemantics(type)) {
+    if (std::isnan(value))
+      return value;
+    bool fp8 = pkg::getElementTypeSize(type) == 1;
+    if (fp8) {
+      // fp8 saturates to its largest finite value.
+      double largest = APFloat::getLargest(*sem).convertToDouble();
+      value = std::clamp(value, -largest, largest);
+    }
+    APFloat f(value);
+    bool lost;
+    f.convert(*sem, APFloat::rmNearestTiesToEven, &lost);
+    f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    return f.convertToDouble();
+  }
+  // Integers: toward zero, saturating.
+  double lo = 0, hi = 0;
+  switch (type) {
+  case ElementType::I64:
+    lo = -9223372036854775808.0, hi = 9223372036854775807.0;
+    break;
+  case ElementType::I32:
+    lo = -2147483648.0, hi = 2147483647.0;
+    break;
+  case ElementType::I16:
+    lo = -32768, hi = 32767;
+    break;
+  case ElementType::I8:
+    lo = -128, hi = 127;
+    break;
+  case ElementType::U8:
+    lo = 0, hi = 255;
+    break;
+  case ElementType::I1:
+    return value != 0 ? 1.0 : 0.0;
+  default:
+    break;
+  }
+  if (std::isnan(value))
+    return 0;
+  return std::clamp(std::trunc(value), lo, hi);
+}
+
+std::optional<double> getUnitRoundoff(StringRef name) {
+  if (name == "f64")
+    return std::ldexp(1.0, -53);
+  if (name == "f32")
+    return std::ldexp(1.0, -24);
+  if (name == "xf32" || name == "tf32" || name == "f16")
+    return std::ldexp(1.0, -11);
+  if (name == "bf16")
+    return std::ldexp(1.0, -8);
+  if (name.starts_with("f8E4M3"))
+    return std::ldexp(1.0, -4);
+  if (name.starts_with("f8E5M2"))
+    return std::ldexp(1.0, -3);
+  if (name.starts_with("i") || name.starts_with("ui") || name.starts_with("si"))
+    return 0.0;
+  return std::nullopt;
+}
+
+double getUnitRoundoff(ElementType type) {
+  return getUnitRoundoff(pkg::getElementTypeName(type)).value_or(0.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Row-major strides of `shape`.
+std::vector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int i = int(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+class Evaluator {
+public:
+  Evaluator(const pkg::Package &package) : package(package) {
+    values.resize(package.manifest.values.size());
+    defined.assign(values.size(), false);
+  }
+
+  Error setInput(uint32_t id, const HostTensor &tensor) {
+    const pkg::Value &v = package.manifest.values[id];
+    if (!(tensor.type == v.type))
+      return makeError("input '" + v.name + "': expected " + v.type.describe() +
+                       ", given " + tensor.type.describe());
+    define(id, decodeElements(v.type.element, tensor.data),
+           std::vector<double>(v.type.getNumElements(), 0.0));
+    return Error::success();
+  }
+
+  Error run() {
+    const pkg::Manifest &m = package.manifest;
+    for (const pkg::Value &v : m.values) {
+      if (v.kind != pkg::ValueKind::Weight)
+        continue;
+      uint32_t id = &v - m.values.data();
+      ArrayRef<uint8_t> bytes = ArrayRef<uint8_t>(package.weights)
+                                    .slice(v.weightOffset, v.weightSize);
+      define(id, decodeElements(v.type.element, bytes),
+             std::vector<double>(v.type.getNumElements(), 0.0));
+    }
+    for (size_t i = 0; i < m.graph.size(); ++i) {
+      const pkg::Node &node = m.graph[i];
+      if (Error e = evaluate(node)) {
+        std::string where = node.location.empty() ? "" : node.location + ": ";
+        return makeError(formatv("reference graph node {0} ({1}{2}): {3}", i,
+                                 where, node.op, toString(std::move(e))));
+      }
+    }
+    return Error::success();
+  }
+
+  std::vector<RefTensor> takeValues() { return std::move(values); }
+
+private:
+  void define(uint32_t id, std::vector<double> vals, std::vector<double> tol) {
+    values[id].type = package.manifest.values[id].type;
+    values[id].values = std::move(vals);
+    values[id].tolerance = std::move(tol);
+    defined[id] = true;
+  }
+
+  const pkg::TensorType &typeOf(uint32_t id) const {
+    return package.manifest.values[id].type;
+  }
+
+  Expected<const RefTensor *> operand(const pkg::Node &node, unsigned i) {
+    if (i >= node.inputs.size())
+      return makeError(formatv("expects at least {0} operands, has {1}", i + 1,
+                               node.inputs.size()));
+    uint32_t id = node.inputs[i];
+    if (!defined[id])
+      return makeError("operand '" + package.manifest.values[id].name +
+                       "' is neither an input, a weight nor computed "
+                       "before");
+    return &values[id];
+  }
+
+  /// Rounds `v` to the result's type and defines the result.
+  Error finish(const pkg::Node &node, std::vector<double> v,
+               std::vector<double> t, unsigned result = 0) {
+    if (result >= node.outputs.size())
+      return makeError("has no result");
+    uint32_t id = node.outputs[result];
+    const pkg::TensorType &type = typeOf(id);
+    if (int64_t(v.size()) != type.getNumElements())
+      return makeError(formatv("computes {0} elements, its result {1} has "
+                               "{2}",
+                               v.size(), type.describe(),
+                               type.getNumElements()));
+    double u = getUnitRoundoff(type.element);
+    bool isFloat = pkg::isFloatType(type.element);
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i] = roundToType(v[i], type.element);
+      if (t[i] > 0)
+        t[i] += isFloat ? 2 * u * std::fabs(v[i]) : 1.0;
+    }
+    define(id, std::move(v), std::move(t));
+    return Error::success();
+  }
+
+  /// The compute precision of kernels producing `type`.
+  double computeRoundoff(uint32_t resultId) const {
+    return typeOf(resultId).element == ElementType::F64 ? std::ldexp(1.0, -53)
+                                                        : std::ldexp(1.0, -24);
+  }
+
+  bool flag(const pkg::Node &node, StringRef name) const {
+    if (const json::Value *v = node.attributes.get(name)) {
+      if (std::optional<bool> b = v->getAsBoolean())
+        return *b;
+      return true; // a unit attribute present with another spelling
+    }
+    return false;
+  }
+  int64_t integer(const pkg::Node &node, StringRef name, int64_t def) const {
+    if (std::optional<int64_t> v = node.attributes.getInteger(name))
+      return *v;
+    return def;
+  }
+  std::optional<double> number(const pkg::Node &node, StringRef name) const {
+    return node.attributes.getNumber(name);
+  }
+  Expected<std::vector<int64_t>> array(const pkg::Node &node, StringRef name,
+                                       std::vector<int64_t> def) const {
+    const json::Array *a = node.attributes.getArray(name);
+    if (!a)
+      return def;
+    std::vector<int64_t> out;
+    for (const json::Value &v : *a) {
+      std::optional<int64_t> i = v.getAsInteger();
+      if (!i)
+        return makeError("attribute '" + name + "' is not an integer array");
+      out.push_back(*i);
+    }
+    return out;
+  }
+
+  /// The precision's type names (lhs, rhs, acc, out).
+  Expected<std::array<std::string, 4>> precision(const pkg::Node &node) const {
+    std::array<std::string, 4> names;
+    static const char *keys[] = {"lhs", "rhs", "acc", "out"};
+    if (const json::Object *p = node.attributes.getObject("precision")) {
+      for (int i = 0; i < 4; ++i) {
+        std::optional<StringRef> s = p->getString(keys[i]);
+        if (!s)
+          return makeError(std::string("precision has no '") + keys[i] + "'");
+        names[i] = s->str();
+      }
+    } else if (std::optional<StringRef> s =
+                   node.attributes.getString("precision")) {
+      // "#crest.precision<lhs = f16, rhs = f16, acc = f32, out = f32>"
+      for (int i = 0; i < 4; ++i) {
+        size_t at = s->find((std::string(keys[i]) + " = "));
+        if (at == StringRef::npos)
+          return makeError("cannot read precision '" + *s + "'");
+        StringRef rest = s->drop_front(at + strlen(keys[i]) + 3);
+        names[i] = rest.take_until([](char c) {
+                         return c == ',' || c == '>' || c == ' ';
+                       })
+                       .str();
+      }
+    } else {
+      return makeError("no 'precision' attribute");
+    }
+    for (const std::string &n : names)
+      if (!getUnitRoundoff(n))
+        return makeError("unknown type '" + n + "' in precision");
+    return names;
+  }
+
+  Error evaluate(const pkg::Node &node);
+  Error contraction(const pkg::Node &node);
+  Error conv2d(const pkg::Node &node);
+  Error unary(const pkg::Node &node);
+  Error binary(const pkg::Node &node);
+  Error softmax(const pkg::Node &node);
+  Error layerNorm(const pkg::Node &node);
+  Error pool(const pkg::Node &node);
+  Error reduceMean(const pkg::Node &node, std::vector<int64_t> dims);
+
+  const pkg::Package &package;
+  std::vector<RefTensor> values;
+  std::vector<bool> defined;
+};
+
+Error Evaluator::evaluate(const pkg::Node &node) {
+  StringRef op = node.op;
+  if (node.outputs.size() != 1)
+    return makeError(
+        formatv("has {0} results, expected 1", node.outputs.size()));
+  if (op == "matmul" || op == "batch_matmul")
+    return contraction(node);
+  if (op == "conv2d")
+    return conv2d(node);
+  if (is_contained({"relu", "sigmoid", "tanh", "erf", "exp", "sqrt", "neg",
+                    "abs", "hardswish", "gelu", "hardsigmoid", "clip", "cast"},
+                   op))
+    return unary(node);
+  if (is_contained({"add", "sub", "mul", "div", "max", "min", "pow"}, op))
+    return binary(node);
+  if (op == "softmax")
+    return softmax(node);
+  if (op == "layer_norm")
+    return layerNorm(node);
+  if (op == "max_pool2d" || op == "avg_pool2d" || op == "global_avg_pool2d")
+    return pool(node);
+  if (op == "reduce_mean") {
+    Expected<std::vector<int64_t>> dims = array(node, "dims", {});
+    if (!dims)
+      return dims.takeError();
+    return reduceMean(node, *dims);
+  }
+  return makeError("the reference evaluator does not know op '" + op + "'");
+}
+
+Error Evaluator::contraction(const pkg::Node &node) {
+  Expected<const RefTensor *> a = operand(node, 0), b = operand(node, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  Expected<std::array<std::string, 4>> prec = precision(node);
+  if (!prec)
+    return prec.takeError();
+  bool batched = node.op == "batch_matmul";
+  unsigned rank = batched ? 3 : 2;
+  const std::vector<int64_t> &as = (*a)->type.shape, &bs = (*b)->type.shape;
+  if (as.size() != rank || bs.size() != rank)
+    return makeError(formatv("operands must have rank {0}", rank));
+  bool ta = flag(node, "transpose_lhs"), tb = flag(node, "transpose_rhs");
+  int64_t M = ta ? as[rank - 1] : as[rank - 2];
+  int64_t K = ta ? as[rank - 2] : as[rank - 1];
+  int64_t Kb = tb ? bs[rank - 1] : bs[rank - 2];
+  int64_t N = tb ? bs[rank - 2] : bs[rank - 1];
+  int64_t BA = batched ? as[0] : 1, BB = batched ? bs[0] : 1;
+  if (K != Kb)
+    return makeError(formatv("K of lhs ({0}) and rhs ({1}) differ", K, Kb));
+  if (BA != BB && BA != 1 && BB != 1)
+    return makeError("batch sizes do not broadcast");
+  int64_t B = std::max(BA, BB);
+  double uLhs = *getUnitRoundoff((*prec)[0]),
+         uRhs = *getUnitRoundoff((*prec)[1]);
+  double uAcc = *getUnitRoundoff((*prec)[2]);
+  // Operands stored wider than the precision's operand type are rounded to
+  // it on the device (xf32).
+  double roundA = getUnitRoundoff((*a)->type.element) < uLhs ? uLhs : 0;
+  double roundB = getUnitRoundoff((*b)->type.element) < uRhs ? uRhs : 0;
+  std::vector<double> out(B * M * N), tol(B * M * N);
+  const std::vector<double> &av = (*a)->values, &at = (*a)->tolerance;
+  const std::vector<double> &bv = (*b)->values, &bt = (*b)->tolerance;
+  for (int64_t bi = 0; bi < B; ++bi) {
+    int64_t aBase = (BA == 1 ? 0 : bi) * M * K;
+    int64_t bBase = (BB == 1 ? 0 : bi) * K * N;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double sum = 0, absSum = 0, prop = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          int64_t ai = aBase + (ta ? k * M + i : i * K + k);
+          int64_t bj = bBase + (tb ? j * K + k : k * N + j);
+          double x = av[ai], y = bv[bj];
+          sum += x * y;
+          absSum += std::fabs(x * y);
+          prop +=
+              std::fabs(x) * bt[bj] + std::fabs(y) * at[ai] + at[ai] * bt[bj];
+        }
+        out[(bi * M + i) * N + j] = sum;
+        tol[(bi * M + i) * N + j] =
+            prop + (roundA + roundB + double(K) * uAcc) * absSum;
+      }
+  }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::conv2d(const pkg::Node &node) {
+  Expected<const RefTensor *> x = operand(node, 0), w = operand(node, 1);
+  if (!x)
+    return x.takeError();
+  if (!w)
+    return w.takeError();
+  Expected<std::array<std::string, 4>> prec = precision(node);
+  if (!prec)
+    return prec.takeError();
+  Expected<std::vector<int64_t>> strides = array(node, "strides", {1, 1});
+  Expected<std::vector<int64_t>> pads = array(node, "pads", {0, 0, 0, 0});
+  Expected<std::vector<int64_t>> dil = array(node, "dilations", {1, 1});
+  if (!strides || !pads || !dil) {
+    consumeError(strides.takeError());
+    consumeError(pads.takeError());
+    consumeError(dil.takeError());
+    return makeError("bad strides, pads or dilations");
+  }
+  int64_t groups = integer(node, "groups", 1);
+  const std::vector<int64_t> &xs = (*x)->type.shape, &ws = (*w)->type.shape;
+  const std::vector<int64_t> &ys = typeOf(node.outputs[0]).shape;
+  if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4 ||
+      strides->size() != 2 || pads->size() != 4 || dil->size() != 2 ||
+      groups < 1)
+    return makeError("bad conv2d shapes or attributes");
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t F = ws[0], CG = ws[1], KH = ws[2], KW = ws[3];
+  int64_t OH = ys[2], OW = ys[3];
+  if (C % groups || F % groups || CG != C / groups || ys[0] != N || ys[1] != F)
+    return makeError("inconsistent conv2d shapes");
+  double uAcc = *getUnitRoundoff((*prec)[2]);
+  int64_t FG = F / groups, K = CG * KH * KW;
+  std::vector<double> out(N * F * OH * OW), tol(out.size());
+  const std::vector<double> &xv = (*x)->values, &xt = (*x)->tolerance;
+  const std::vector<double> &wv = (*w)->values, &wt = (*w)->tolerance;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t f = 0; f < F; ++f) {
+      int64_t g = f / FG;
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double sum = 0, absSum = 0, prop = 0;
+          for (int64_t c = 0; c < CG; ++c)
+            for (int64_t kh = 0; kh < KH; ++kh)
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                int64_t ih = oh * (*strides)[0] - (*pads)[0] + kh * (*dil)[0];
+                int64_t iw = ow * (*strides)[1] - (*pads)[1] + kw * (*dil)[1];
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                  continue;
+                int64_t xi = ((n * C + g * CG + c) * H + ih) * W + iw;
+                int64_t wi = ((f * CG + c) * KH + kh) * KW + kw;
+                sum += xv[xi] * wv[wi];
+                absSum += std::fabs(xv[xi] * wv[wi]);
+                prop += std::fabs(xv[xi]) * wt[wi] +
+                        std::fabs(wv[wi]) * xt[xi] + xt[xi] * wt[wi];
+              }
+          int64_t o = ((n * F + f) * OH + oh) * OW + ow;
+          out[o] = sum;
+          tol[o] = prop + double(K) * uAcc * absSum;
+        }
+    }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::unary(const pkg::Node &node) {
+  Expected<const RefTensor *> in = operand(node, 0);
+  if (!in)
+    return in.takeError();
+  StringRef op = node.op;
+  const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  size_t n = xv.size();
+  std::vector<double> out(n), tol(n);
+  double uc = computeRoundoff(node.outputs[0]);
+  double alpha = number(node, "alpha").value_or(0.2);
+  double beta = number(node, "beta").value_or(0.5);
+  double lo = number(node, "min").value_or(-INFINITY);
+  double hi = number(node, "max").value_or(INFINITY);
+  bool tanhGelu =
+      node.attributes.getString("approximate").value_or("none") == "tanh";
+  for (size_t i = 0; i < n; ++i) {
+    double x = xv[i], t = xt[i], y = 0, lip = 1, impl = 0;
+    bool transcendental = true;
+    if (op == "relu") {
+      y = std::max(x, 0.0), transcendental = false;
+    } else if (op == "neg") {
+      y = -x, transcendental = false;
+    } else if (op == "abs") {
+      y = std::fabs(x), transcendental = false;
+    } else if (op == "cast") {
+      y = x, transcendental = false;
+    } else if (op == "clip") {
+      y = std::min(std::max(x, lo), hi), transcendental = false;
+    } else if (op == "hardsigmoid") {
+      y = std::clamp(alpha * x + beta, 0.0, 1.0), lip = std::fabs(alpha);
+      impl = 4 * uc * (std::fabs(y) + std::fabs(alpha * x));
+      transcendental = false;
+    } else if (op == "sigmoid") {
+      y = 1 / (1 + std::exp(-x)), lip = 0.25;
+    } else if (op == "tanh") {
+      y = std::tanh(x);
+    } else if (op == "erf") {
+      y = std::erf(x), lip = 2 / std::sqrt(M_PI);
+    } else if (op == "exp") {
+      y = std::exp(x), lip = std::exp(x + t);
+    } else if (op == "sqrt") {
+      y = std::sqrt(x);
+      lip = x - t > 0 ? 0.5 / std::sqrt(x - t) : 0;
+      if (!(x - t > 0))
+        t = std::sqrt(t), lip = 1; // |sqrt(a) - sqrt(b)| <= sqrt(|a - b|)
+    } else if (op == "gelu") {
+      if (tanhGelu)
+        y = 0.5 * x *
+            (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+      else
+        y = 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+      lip = 1.13;
+    } else if (op == "hardswish") {
+      y = x * std::clamp(x / 6 + 0.5, 0.0, 1.0), lip = 1.5;
+      impl = 4 * uc * (std::fabs(y) + std::fabs(x));
+      transcendental = false;
+    }
+    if (transcendental)
+      impl = 8 * uc * (std::fabs(y) + std::fabs(x));
+    out[i] = y;
+    tol[i] = lip * t + impl;
+  }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::binary(const pkg::Node &node) {
+  Expected<const RefTensor *> a = operand(node, 0), b = operand(node, 1);
+  if (!a)
+    return a.takeError();
+  if (!b)
+    return b.takeError();
+  const std::vector<int64_t> &ys = typeOf(node.outputs[0]).shape;
+  unsigned rank = ys.size();
+  // NumPy broadcasting: align at the trailing dimension; size-1 dimensions
+  // (and missing leading ones) have stride 0.
+  auto broadcastStrides =
+      [&](const std::vector<int64_t> &shape) -> Expected<std::vector<int64_t>> {
+    if (shape.size() > rank)
+      return makeError("operand rank exceeds the result's");
+    std::vector<int64_t> own = stridesOf(shape), out(rank, 0);
+    for (unsigned i = 0; i < shape.size(); ++i) {
+      unsigned d = rank - shape.size() + i;
+      if (shape[i] == ys[d])
+        out[d] = own[i];
+      else if (shape[i] != 1)
+        return makeError("operand shape does not broadcast to the result");
+    }
+    return out;
+  };
+  Expected<std::vector<int64_t>> sa = broadcastStrides((*a)->type.shape);
+  if (!sa)
+    return sa.takeError();
+  Expected<std::vector<int64_t>> sb = broadcastStrides((*b)->type.shape);
+  if (!sb)
+    return sb.takeError();
+  int64_t n = numElements(ys);
+  std::vector<int64_t> ysStrides = stridesOf(ys);
+  std::vector<double> out(n), tol(n);
+  StringRef op = node.op;
+  double uc = computeRoundoff(node.outputs[0]);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t ia = 0, ib = 0, rem = i;
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t idx = rem / ysStrides[d];
+      rem %= ysStrides[d];
+      ia += idx * (*sa)[d];
+      ib += idx * (*sb)[d];
+    }
+    double x = (*a)->values[ia], y = (*b)->values[ib];
+    double tx = (*a)->tolerance[ia], ty = (*b)->tolerance[ib];
+    double r = 0, t = 0;
+    if (op == "add")
+      r = x + y, t = tx + ty;
+    else if (op == "sub")
+      r = x - y, t = tx + ty;
+    else if (op == "mul")
+      r = x * y, t = std::fabs(x) * ty + std::fabs(y) * tx + tx * ty;
+    else if (op == "max")
+      r = std::max(x, y), t = std::max(tx, ty);
+    else if (op == "min")
+      r = std::min(x, y), t = std::max(tx, ty);
+    else if (op == "div") {
+      r = x / y;
+      double denom = std::fabs(y) - ty;
+      t = (tx || ty) ? (denom > 0 ? (tx + std::fabs(r) * ty) / denom : INFINITY)
+                     : 0;
+      t += 4 * uc * std::fabs(r);
+    } else if (op == "pow") {
+      r = std::pow(x, y);
+      t = std::fabs(y * std::pow(x, y - 1)) * tx +
+          std::fabs(r * std::log(std::fabs(x))) * ty + 8 * uc * std::fabs(r);
+      if (std::isnan(t))
+        t = 0;
+    }
+    out[i] = r;
+    tol[i] = t;
+  }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::softmax(const pkg::Node &node) {
+  Expected<const RefTensor *> in = operand(node, 0);
+  if (!in)
+    return in.takeError();
+  const std::vector<int64_t> &shape = (*in)->type.shape;
+  int64_t rank = shape.size();
+  int64_t axis = integer(node, "axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return makeError(formatv("axis {0} out of range", axis));
+  int64_t len = shape[axis], inner = stridesOf(shape)[axis];
+  int64_t outer = numElements(shape) / (len * inner);
+  const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  std::vector<double> out(xv.size()), tol(xv.size());
+  double uc = computeRoundoff(node.outputs[0]);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in2 = 0; in2 < inner; ++in2) {
+      int64_t base = o * len * inner + in2;
+      double mx = -INFINITY, maxTol = 0, sum = 0;
+      for (int64_t k = 0; k < len; ++k) {
+        mx = std::max(mx, xv[base + k * inner]);
+        maxTol = std::max(maxTol, xt[base + k * inner]);
+      }
+      for (int64_t k = 0; k < len; ++k)
+        sum += std::exp(xv[base + k * inner] - mx);
+      for (int64_t k = 0; k < len; ++k) {
+        double y = std::exp(xv[base + k * inner] - mx) / sum;
+        out[base + k * inner] = y;
+        tol[base + k * inner] = y * (2 * maxTol + double(len + 10) * uc);
+      }
+    }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::layerNorm(const pkg::Node &node) {
+  Expected<const RefTensor *> in = operand(node, 0), sc = operand(node, 1);
+  if (!in)
+    return in.takeError();
+  if (!sc)
+    return sc.takeError();
+  const RefTensor *bias = nullptr;
+  if (node.inputs.size() > 2) {
+    Expected<const RefTensor *> b = operand(node, 2);
+    if (!b)
+      return b.takeError();
+    bias = *b;
+  }
+  const std::vector<int64_t> &shape = (*in)->type.shape;
+  int64_t rank = shape.size();
+  int64_t axis = integer(node, "axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return makeError(formatv("axis {0} out of range", axis));
+  double eps = number(node, "epsilon").value_or(1e-5);
+  int64_t len = 1;
+  for (int64_t d = axis; d < rank; ++d)
+    len *= shape[d];
+  if (int64_t((*sc)->values.size()) != len ||
+      (bias && int64_t(bias->values.size()) != len))
+    return makeError("scale/bias do not match the normalized dimensions");
+  int64_t rows = numElements(shape) / len;
+  const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  std::vector<double> out(xv.size()), tol(xv.size());
+  double uc = computeRoundoff(node.outputs[0]);
+  for (int64_t r = 0; r < rows; ++r) {
+    const double *x = &xv[r * len];
+    double mean = 0, var = 0, maxTol = 0;
+    for (int64_t k = 0; k < len; ++k)
+      mean += x[k], maxTol = std::max(maxTol, xt[r * len + k]);
+    mean /= len;
+    for (int64_t k = 0; k < len; ++k)
+      var += (x[k] - mean) * (x[k] - mean);
+    var /= len;
+    double sigma = std::sqrt(var + eps);
+    for (int64_t k = 0; k < len; ++k) {
+      double xhat = (x[k] - mean) / sigma;
+      double g = (*sc)->values[k], tg = (*sc)->tolerance[k];
+      double b = bias ? bias->values[k] : 0, tb = bias ? bias->tolerance[k] : 0;
+      out[r * len + k] = xhat * g + b;
+      tol[r * len + k] = std::fabs(g) * (2 + std::fabs(xhat)) * maxTol / sigma +
+                         std::fabs(xhat) * tg + tb +
+                         double(len + 10) * uc * std::fabs(g) *
+                             (1 + std::fabs(xhat)) *
+                             (1 + mean * mean / (sigma * sigma)) +
+                         4 * uc * std::fabs(b);
+    }
+  }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::pool(const pkg::Node &node) {
+  Expected<const RefTensor *> in = operand(node, 0);
+  if (!in)
+    return in.takeError();
+  const std::vector<int64_t> &xs = (*in)->type.shape;
+  const std::vector<int64_t> &ys = typeOf(node.outputs[0]).shape;
+  if (xs.size() != 4 || ys.size() != 4)
+    return makeError("pooling takes and returns NCHW tensors");
+  bool global = node.op == "global_avg_pool2d";
+  bool isMax = node.op == "max_pool2d";
+  Expected<std::vector<int64_t>> kernel = array(
+      node, "kernel",
+      global ? std::vector<int64_t>{xs[2], xs[3]} : std::vector<int64_t>{});
+  Expected<std::vector<int64_t>> strides = array(node, "strides", {1, 1});
+  Expected<std::vector<int64_t>> pads = array(node, "pads", {0, 0, 0, 0});
+  if (!kernel || !strides || !pads) {
+    consumeError(kernel.takeError());
+    consumeError(strides.takeError());
+    consumeError(pads.takeError());
+    return makeError("bad kernel, strides or pads");
+  }
+  if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4)
+    return makeError("bad kernel, strides or pads");
+  bool includePad = flag(node, "count_include_pad");
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], OH = ys[2], OW = ys[3];
+  if (ys[0] != N || ys[1] != C)
+    return makeError("pooling changes N or C");
+  const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  std::vector<double> out(N * C * OH * OW), tol(out.size());
+  double uc = computeRoundoff(node.outputs[0]);
+  for (int64_t nc = 0; nc < N * C; ++nc)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double acc = isMax ? -INFINITY : 0, absAcc = 0, t = 0;
+        int64_t count = 0, padded = 0;
+        for (int64_t kh = 0; kh < (*kernel)[0]; ++kh)
+          for (int64_t kw = 0; kw < (*kernel)[1]; ++kw) {
+            int64_t ih = oh * (*strides)[0] - (*pads)[0] + kh;
+            int64_t iw = ow * (*strides)[1] - (*pads)[1] + kw;
+            if (ih < 0 || iw < 0 || ih >= H + (*pads)[2] ||
+                iw >= W + (*pads)[3])
+              continue; // past the padded input (ceil_mode windows)
+            if (ih >= H || iw >= W) {
+              ++padded;
+              continue;
+            }
+            double v = xv[(nc * H + ih) * W + iw];
+            double vt = xt[(nc * H + ih) * W + iw];
+            if (isMax) {
+              acc = std::max(acc, v), t = std::max(t, vt);
+            } else {
+              acc += v, absAcc += std::fabs(v), t += vt;
+            }
+            ++count;
+          }
+        // Padding before the input (ih < 0) also counts with
+        // count_include_pad.
+        if (!isMax && includePad) {
+          int64_t total = 0;
+          for (int64_t kh = 0; kh < (*kernel)[0]; ++kh)
+            for (int64_t kw = 0; kw < (*kernel)[1]; ++kw) {
+              int64_t ih = oh * (*strides)[0] - (*pads)[0] + kh;
+              int64_t iw = ow * (*strides)[1] - (*pads)[1] + kw;
+              if (ih < H + (*pads)[2] && iw < W + (*pads)[3])
+                ++total;
+            }
+          padded = total - count;
+        }
+        int64_t o = (nc * OH + oh) * OW + ow;
+        if (isMax) {
+          out[o] = acc;
+          tol[o] = t;
+        } else {
+          int64_t div = count + (includePad ? padded : 0);
+          if (div == 0)
+            return makeError("an empty pooling window");
+          out[o] = acc / div;
+          tol[o] = t / div + double(count + 2) * uc * absAcc / div;
+        }
+      }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+Error Evaluator::reduceMean(const pkg::Node &node, std::vector<int64_t> dims) {
+  Expected<const RefTensor *> in = operand(node, 0);
+  if (!in)
+    return in.takeError();
+  const std::vector<int64_t> &xs = (*in)->type.shape;
+  int64_t rank = xs.size();
+  std::vector<bool> reduced(rank, false);
+  for (int64_t d : dims) {
+    if (d < 0)
+      d += rank;
+    if (d < 0 || d >= rank)
+      return makeError(formatv("dimension {0} out of range", d));
+    reduced[d] = true;
+  }
+  // Output index: the kept dimensions in order.
+  std::vector<int64_t> keptShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reduced[d])
+      keptShape.push_back(xs[d]);
+  int64_t outCount = numElements(keptShape);
+  if (outCount != typeOf(node.outputs[0]).getNumElements())
+    return makeError("result shape does not match the reduction");
+  std::vector<int64_t> keptStrides = stridesOf(keptShape);
+  std::vector<double> sum(outCount, 0), absSum(outCount, 0), t(outCount, 0);
+  int64_t n = numElements(xs), count = n / std::max<int64_t>(outCount, 1);
+  std::vector<int64_t> xStrides = stridesOf(xs);
+  const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t o = 0, k = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t idx = i / xStrides[d] % xs[d];
+      if (!reduced[d])
+        o += idx * keptStrides[k++];
+    }
+    sum[o] += xv[i], absSum[o] += std::fabs(xv[i]), t[o] += xt[i];
+  }
+  double uc = computeRoundoff(node.outputs[0]);
+  for (int64_t o = 0; o < outCount; ++o) {
+    sum[o] /= count;
+    t[o] = t[o] / count + double(count + 2) * uc * absSum[o] / count;
+  }
+  return finish(node, std::move(sum), std::move(t));
+}
+
+} // namespace
+
+Expected<std::vector<RefTensor>>
+evaluateReference(const pkg::Package &package, ArrayRef<HostTensor> inputs) {
+  const pkg::Manifest &m = package.manifest;
+  if (m.graph.empty())
+    return makeError("the package has no reference graph");
+  if (inputs.size() != m.inputs.size())
+    return makeError(formatv("the graph has {0} inputs, {1} given",
+                             m.inputs.size(), inputs.size()));
+  Evaluator evaluator(package);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Error e = evaluator.setInput(m.inputs[i], inputs[i]))
+      return std::move(e);
+  if (Error e = evaluator.run())
+    return std::move(e);
+  return evaluator.takeValues();
+}
+
+Comparison compareTensor(StringRef name, const RefTensor &want,
+                         const HostTensor &got) {
+  Comparison c;
+  c.name = name.str();
+  c.type = got.type;
+  std::vector<double> g = decodeElements(got.type.element, got.data);
+  if (g.size() != want.values.size() || !(got.type == want.type)) {
+    c.failures = std::max<uint64_t>(1, g.size());
+    c.maxAbsError = INFINITY;
+    return c;
+  }
+  double worstRatio = -1;
+  bool worstIsBad = false;
+  for (size_t i = 0; i < g.size(); ++i) {
+    double w = want.values[i], t = want.tolerance[i];
+    c.maxTolerance = std::max(c.maxTolerance, t);
+    double err;
+    if (std::isnan(w) || std::isnan(g[i]))
+      err = std::isnan(w) && std::isnan(g[i]) ? 0 : INFINITY;
+    else if (std::isinf(w) || std::isinf(g[i]))
+      err = w == g[i] ? 0 : INFINITY;
+    else
+      err = std::fabs(g[i] - w);
+    c.maxAbsError = std::max(c.maxAbsError, err);
+    if (w != 0 && !std::isnan(w))
+      c.maxRelError = std::max(c.maxRelError, err / std::fabs(w));
+    bool bad = !(err <= t);
+    if (bad)
+      ++c.failures;
+    double ratio = err == 0 ? 0 : (t > 0 ? err / t : INFINITY);
+    bool better = bad ? (!worstIsBad || ratio > worstRatio)
+                      : (!worstIsBad && ratio > worstRatio);
+    if (better) {
+      worstRatio = ratio, worstIsBad = bad;
+      c.worst = i, c.worstGot = g[i], c.worstWant = w, c.worstTolerance = t;
+    }
+  }
+  return c;
+}
+
+void printComparison(raw_ostream &os, const Comparison &c) {
+  os << formatv("output '{0}' {1}: max abs error {2:e2}, max rel error "
+                "{3:e2}, tolerance {4:e2}: {5}\n",
+                c.name, c.type.describe(), c.maxAbsError, c.maxRelError,
+                c.maxTolerance, c.passed() ? "PASS" : "FAIL");
+  if (!c.passed() && c.worst >= 0) {
+    // The multi-index of the worst element.
+    std::vector<int64_t> idx(c.type.shape.size());
+    int64_t rem = c.worst;
+    for (int d = int(idx.size()) - 1; d >= 0; --d) {
+      idx[d] = c.type.shape[d] ? rem % c.type.shape[d] : 0;
+      rem = c.type.shape[d] ? rem / c.type.shape[d] : 0;
+    }
+    SmallVector<std::string> parts;
+    for (int64_t i : idx)
+      parts.push_back(std::to_string(i));
+    os << formatv("  {0} of {1} elements beyond tolerance; worst [{2}]: got "
+                  "{3}, want {4} +- {5:e2}\n",
+                  c.failures, c.type.getNumElements(), join(parts, ", "),
+                  std::isnan(c.worstGot)
+                      ? std::string("NaN (outputs are poisoned with NaN "
+                                    "before a run: never written?)")
+                      : formatv("{0}", format("%.9g", c.worstGot)).str(),
+                  format("%.9g", c.worstWant), c.worstTolerance);
+  }
+}
+
+} // namespace crest::rt

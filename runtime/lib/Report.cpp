@@ -1,0 +1,107 @@
+//===- Report.cpp - Manifest summaries and run reports
+//---------------------===//
+
+#include "crest/runtime/Runtime.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace crest::rt {
+
+static StringRef kindName(pkg::ValueKind kind) {
+  switch (kind) {
+  case pkg::ValueKind::Input:
+    return "input";
+  case pkg::ValueKind::Weight:
+    return "weight";
+  case pkg::ValueKind::Intermediate:
+    return "intermediate";
+  case pkg::ValueKind::Output:
+    return "output";
+  case pkg::ValueKind::Reference:
+    return "reference";
+  }
+  return "?";
+}
+
+void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
+  os << formatv("graph '{0}' for {1} (wave{2}, code object v{3})\n",
+                m.graphName, m.chip, m.waveSize, m.codeObjectVersion);
+  os << formatv("inputs ({0}):\n", m.inputs.size());
+  for (uint32_t id : m.inputs)
+    os << "  " << m.values[id].name << ": " << m.values[id].type.describe()
+       << "\n";
+  os << formatv("outputs ({0}):\n", m.outputs.size());
+  for (uint32_t id : m.outputs)
+    os << "  " << m.values[id].name << ": " << m.values[id].type.describe()
+       << "\n";
+  uint64_t total = 0;
+  for (const pkg::Buffer &b : m.buffers)
+    total += b.size;
+  os << formatv("buffers ({0}, {1} bytes):\n", m.buffers.size(), total);
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    SmallVector<std::string> held;
+    for (const pkg::Value &v : m.values)
+      if (v.buffer && *v.buffer == i)
+        held.push_back(formatv("{0} ({1} {2} @{3})", v.name, kindName(v.kind),
+                               v.type.describe(), v.bufferOffset)
+                           .str());
+    os << formatv("  #{0}: {1} bytes: {2}\n", i, m.buffers[i].size,
+                  join(held, ", "));
+  }
+  os << formatv("kernels ({0}):\n", m.kernels.size());
+  for (const pkg::Kernel &k : m.kernels)
+    os << formatv("  {0} [{1}] in code object {2}\n", k.name, k.op,
+                  k.codeObject);
+  os << formatv("launches ({0}):\n", m.launches.size());
+  for (size_t i = 0; i < m.launches.size(); ++i) {
+    const pkg::Launch &l = m.launches[i];
+    SmallVector<std::string> args;
+    for (uint32_t id : l.args)
+      args.push_back(m.values[id].name);
+    os << formatv("  #{0}: {1} grid {2}x{3}x{4} block {5}x{6}x{7} ({8})\n", i,
+                  m.kernels[l.kernel].name, l.grid[0], l.grid[1], l.grid[2],
+                  l.block[0], l.block[1], l.block[2], join(args, ", "));
+  }
+  os << formatv("reference graph ({0} ops):", m.graph.size());
+  for (const pkg::Node &n : m.graph)
+    os << " " << n.op;
+  os << "\n";
+}
+
+void printRunReport(raw_ostream &os, const pkg::Manifest &m,
+                    const RunStats &stats) {
+  bool emulated = !stats.launches.empty() && stats.launches[0].counters;
+  os << formatv("{0,-3} {1,-28} {2,5} {3,5} {4,5} {5,6} {6,8} {7,6} {8,5} "
+                "{9,8} {10,10}",
+                "#", "kernel", "vgpr", "agpr", "sgpr", "lds", "scratch",
+                "waves", "mfma", "barriers", "time (ms)");
+  if (emulated)
+    os << formatv(" {0,10} {1,9} {2,8} {3,9} {4,10}", "wave-insts", "mfma-exec",
+                  "lds-ops", "barriers", "bank-confl");
+  os << "\n";
+  double total = 0;
+  for (size_t i = 0; i < stats.launches.size() && i < m.launches.size(); ++i) {
+    const pkg::Kernel &k = m.kernels[m.launches[i].kernel];
+    const LaunchStats &s = stats.launches[i];
+    total += s.seconds;
+    os << formatv("{0,-3} {1,-28} {2,5} {3,5} {4,5} {5,6} {6,8} {7,6} {8,5} "
+                  "{9,8} {10,10:f3}",
+                  i, k.name, k.info.vgprs, k.info.agprs, k.info.sgprs,
+                  k.info.ldsBytes, k.info.scratchBytes, k.info.wavesPerSimd,
+                  k.info.mfmaCount, k.info.barrierCount, s.seconds * 1e3);
+    if (s.counters)
+      os << formatv(" {0,10} {1,9} {2,8} {3,9} {4,10}",
+                    s.counters->waveInstructions, s.counters->mfmaInstructions,
+                    s.counters->ldsInstructions, s.counters->barriers,
+                    s.counters->bankConflictCycles);
+    os << "\n";
+  }
+  os << formatv("total: {0} launch{1}, {2:f3} ms {3}\n", stats.launches.size(),
+                stats.launches.size() == 1 ? "" : "es", total * 1e3,
+                emulated ? "(emulated wall time)" : "(GPU event time)");
+}
+
+} // namespace crest::rt

@@ -1,0 +1,101 @@
+// RUN: crest-opt %s --split-input-file --verify-diagnostics --crest-attach-target=chip=gfx942 --crest-lower-ops-to-gpu
+// RUN: not crest-opt %s --crest-lower-ops-to-gpu 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// RUN: not crest-opt %s --crest-attach-target=chip=gfx942 --crest-lower-ops-to-gpu=block-size=100 2>&1 | FileCheck %s --check-prefix=BLOCK
+
+// NOTARGET: needs a #crest.target on the module
+// BLOCK: error: block-size 100 must be a positive multiple of the wave size (64) of at most 1024
+
+func.func @conv(%i: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @below {{has no kernel generator yet; lower convolutions to matmuls first}}
+  %c = crest.conv2d %i, %w precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<1x4x6x6xf32>
+  return %c : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @matmul(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @below {{has no crest.launch; run crest-lower-to-gpu first}}
+  %c = crest.matmul %a, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %c : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @matmul_kernel(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @below {{has a contraction but no crest.launch; run crest-lower-to-gpu first}}
+  %0 = crest.kernel ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%x: tensor<8x8xf32>, %y: tensor<8x8xf32>):
+    %c = crest.matmul %x, %y precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+    crest.yield %c : tensor<8x8xf32>
+  }
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @softmax_in_kernel(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = crest.kernel ins(%a : tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%x: tensor<8x8xf32>):
+    // expected-error @below {{is not elementwise; kernels without a contraction may only hold elementwise operations yet}}
+    %s = crest.softmax %x : tensor<8x8xf32>
+    crest.yield %s : tensor<8x8xf32>
+  }
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @two_shapes(%a: tensor<8x8xf32>, %b: tensor<8xf32>) -> (tensor<8x8xf32>, tensor<8xf32>) {
+  // expected-error @below {{elementwise kernel results must all have one shape}}
+  %0:2 = crest.kernel ins(%a, %b : tensor<8x8xf32>, tensor<8xf32>) -> tensor<8x8xf32>, tensor<8xf32> {
+  ^bb0(%x: tensor<8x8xf32>, %y: tensor<8xf32>):
+    %r = crest.relu %x : tensor<8x8xf32>
+    %t = crest.tanh %y : tensor<8xf32>
+    crest.yield %r, %t : tensor<8x8xf32>, tensor<8xf32>
+  }
+  return %0#0, %0#1 : tensor<8x8xf32>, tensor<8xf32>
+}
+
+// -----
+
+func.func @wider_input(%a: tensor<8x8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @below {{elementwise kernel input of type 'tensor<8x8xf32>' does not broadcast to the result shape}}
+  %0 = crest.kernel ins(%a, %b : tensor<8x8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%x: tensor<8x8xf32>, %y: tensor<8xf32>):
+    %t = crest.tanh %y : tensor<8xf32>
+    crest.yield %t : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @no_results(%a: tensor<8xf32>) {
+  // expected-error @below {{yields nothing}}
+  crest.kernel ins(%a : tensor<8xf32>) {
+  ^bb0(%x: tensor<8xf32>):
+    crest.yield
+  }
+  return
+}
+
+// -----
+
+func.func @dense_constant(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = crest.kernel ins(%a : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%x: tensor<2xf32>):
+    // expected-error @below {{is a non-splat constant inside a kernel; pass it as a kernel input}}
+    %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %r = crest.add %x, %c : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+    crest.yield %r : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gapped_mean(%a: tensor<4x5x6xf32>) -> tensor<5xf32> {
+  // expected-error @below {{reduces non-adjacent dimensions; only a reduction over consecutive dimensions has a kernel yet}}
+  %m = crest.reduce_mean %a dims [0, 2] : tensor<4x5x6xf32> -> tensor<5xf32>
+  return %m : tensor<5xf32>
+}

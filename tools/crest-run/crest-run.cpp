@@ -1,0 +1,295 @@
+//===- crest-run.cpp - Run a compiled .crest package ----------------------===//
+//
+//   crest-run model.crest --input x.npy [--input name=w.pb ...] \
+//     --output y.npy [--device auto|hip|emu] [--verify] [--benchmark N] \
+//     [--report] [--describe] [--emu-seed N] [--emu-quantum N]
+//
+// Inputs bind to the graph's inputs by position, or by name with NAME=PATH;
+// .npy and ONNX TensorProto (.pb) files are accepted, and outputs are
+// written in the format their extension names. Exit codes: 0 success,
+// 1 an error (bad package, bad input, device failure), 2 LDS races found by
+// the emulator, 3 outputs beyond the reference tolerance (--verify).
+//
+//===----------------------------------------------------------------------===//
+
+#include "crest/runtime/Reference.h"
+#include "crest/runtime/Runtime.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace crest;
+using namespace crest::rt;
+
+static cl::OptionCategory category("crest-run options");
+static cl::opt<std::string> packagePath(cl::Positional, cl::Required,
+                                        cl::desc("<model.crest>"),
+                                        cl::cat(category));
+static cl::list<std::string>
+    inputOpts("input",
+              cl::desc("An input file (.npy or ONNX .pb), in the graph's "
+                       "input order, or NAME=PATH"),
+              cl::cat(category));
+static cl::list<std::string>
+    outputOpts("output",
+               cl::desc("Where to write an output (.npy, or .pb for an ONNX "
+                        "TensorProto), in the graph's output order, or "
+                        "NAME=PATH"),
+               cl::cat(category));
+static cl::opt<std::string>
+    deviceOpt("device", cl::init("auto"),
+              cl::desc("auto (default: hip when a GPU of the package's chip "
+                       "is usable, else emu), hip or emu"),
+              cl::cat(category));
+static cl::opt<int> hipDevice("hip-device", cl::init(0),
+                              cl::desc("HIP device index"), cl::cat(category));
+static cl::opt<uint64_t> emuSeed("emu-seed", cl::init(0),
+                                 cl::desc("Emulator: random wave order and "
+                                          "quanta from this seed (0: "
+                                          "round-robin)"),
+                                 cl::cat(category));
+static cl::opt<unsigned> emuQuantum("emu-quantum", cl::init(64),
+                                    cl::desc("Emulator: instructions a wave "
+                                             "runs before the next one"),
+                                    cl::cat(category));
+static cl::opt<bool> noRaceCheck("no-race-check",
+                                 cl::desc("Emulator: do not run the LDS race "
+                                          "detector"),
+                                 cl::cat(category));
+static cl::opt<bool> verify("verify",
+                            cl::desc("Compare the outputs with the host "
+                                     "reference evaluator (exit 3 beyond "
+                                     "tolerance)"),
+                            cl::cat(category));
+static cl::opt<unsigned> benchmark("benchmark", cl::init(0),
+                                   cl::desc("Run N more times and print the "
+                                            "median and spread"),
+                                   cl::cat(category));
+static cl::opt<bool> report("report",
+                            cl::desc("Print per-kernel resources and "
+                                     "measurements"),
+                            cl::cat(category));
+static cl::opt<bool> describe("describe",
+                              cl::desc("Print the manifest summary (and exit "
+                                       "unless inputs are given)"),
+                              cl::cat(category));
+
+static int fail(Error error) {
+  int code = 1;
+  handleAllErrors(
+      std::move(error),
+      [&](const RaceError &race) {
+        WithColor::error(errs(), "crest-run");
+        race.log(errs());
+        errs() << "\n";
+        code = 2;
+      },
+      [&](const ErrorInfoBase &e) {
+        WithColor::error(errs(), "crest-run") << e.message() << "\n";
+      });
+  return code;
+}
+
+static Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message.str());
+}
+
+/// Matches NAME=PATH / PATH options to the ids in `ids` (inputs or
+/// outputs): named ones by name, the others in order.
+static Expected<std::vector<std::string>>
+assignPaths(const pkg::Manifest &m, ArrayRef<uint32_t> ids,
+            ArrayRef<std::string> options, StringRef what) {
+  std::vector<std::string> paths(ids.size());
+  std::vector<std::string> positional;
+  for (const std::string &opt : options) {
+    auto [nameRef, path] = StringRef(opt).split('=');
+    StringRef name = nameRef;
+    if (path.empty()) {
+      positional.push_back(opt);
+      continue;
+    }
+    auto it = llvm::find_if(
+        ids, [&](uint32_t id) { return m.values[id].name == name; });
+    if (it == ids.end()) {
+      SmallVector<std::string> names;
+      for (uint32_t id : ids)
+        names.push_back("'" + m.values[id].name + "'");
+      return makeError("--" + what + " " + opt + ": the graph has no " + what +
+                       " named '" + name + "'; its " + what + "s are " +
+                       join(names, ", "));
+    }
+    size_t index = it - ids.begin();
+    if (!paths[index].empty())
+      return makeError("--" + what + " given twice for '" + name + "'");
+    paths[index] = path.str();
+  }
+  size_t next = 0;
+  for (const std::string &path : positional) {
+    while (next < ids.size() && !paths[next].empty())
+      ++next;
+    if (next == ids.size())
+      return makeError(formatv("too many --{0} files: the graph has {1} "
+                               "{0}{2}",
+                               what, ids.size(), ids.size() == 1 ? "" : "s"));
+    paths[next++] = path;
+  }
+  return paths;
+}
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double kernelSeconds(const RunStats &stats) {
+  double total = 0;
+  for (const LaunchStats &s : stats.launches)
+    total += s.seconds;
+  return total;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Runs a compiled .crest package on a HIP GPU "
+                              "or Crest's emulator\n");
+
+  Expected<pkg::Package> package = pkg::readPackageFile(packagePath);
+  if (!package)
+    return fail(package.takeError());
+  const pkg::Manifest &m = package->manifest;
+  if (describe) {
+    printManifestSummary(outs(), m);
+    if (inputOpts.empty())
+      return 0;
+  }
+
+  // Inputs: read and check them before touching a device.
+  Expected<std::vector<std::string>> inputPaths =
+      assignPaths(m, m.inputs, inputOpts, "input");
+  if (!inputPaths)
+    return fail(inputPaths.takeError());
+  SmallVector<std::string> missing;
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if ((*inputPaths)[i].empty())
+      missing.push_back("'" + m.values[m.inputs[i]].name + "' (" +
+                        m.values[m.inputs[i]].type.describe() + ")");
+  if (!missing.empty())
+    return fail(makeError(
+        "missing input" + Twine(missing.size() == 1 ? "" : "s") + ": " +
+        join(missing, ", ") + "; give one --input per graph input"));
+  Expected<std::vector<std::string>> outputPaths =
+      assignPaths(m, m.outputs, outputOpts, "output");
+  if (!outputPaths)
+    return fail(outputPaths.takeError());
+
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const pkg::Value &v = m.values[m.inputs[i]];
+    Expected<HostTensor> t = readTensorFile((*inputPaths)[i], v.type.element);
+    if (!t)
+      return fail(
+          makeError("input '" + v.name + "': " + toString(t.takeError())));
+    if (!(t->type == v.type))
+      return fail(makeError(
+          "input '" + v.name + "' (" + (*inputPaths)[i] + "): wrong " +
+          (t->type.element != v.type.element ? "element type" : "shape") +
+          ": expected " + v.type.describe() + ", given " + t->type.describe()));
+    inputs.push_back(std::move(*t));
+  }
+
+  std::optional<DeviceKind> kind = parseDeviceKind(deviceOpt);
+  if (!kind)
+    return fail(
+        makeError("--device=" + deviceOpt + ": expected auto, hip or emu"));
+  EmuOptions emuOptions;
+  emuOptions.detectRaces = !noRaceCheck;
+  emuOptions.quantum = emuQuantum;
+  if (emuSeed)
+    emuOptions.seed = emuSeed;
+  HipOptions hipOptions;
+  hipOptions.deviceIndex = hipDevice;
+  std::string why;
+  Expected<std::unique_ptr<Device>> device = createDevice(
+      *kind, m.chip, m.codeObjectVersion, emuOptions, hipOptions, &why);
+  if (!device)
+    return fail(device.takeError());
+  errs() << "crest-run: " << why << ": " << (*device)->describe() << "\n";
+
+  Expected<std::unique_ptr<Session>> session =
+      Session::create(**device, std::move(*package));
+  if (!session)
+    return fail(session.takeError());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Error e = (*session)->bindInput(unsigned(i), inputs[i]))
+      return fail(std::move(e));
+
+  Expected<RunStats> stats = (*session)->run();
+  if (!stats)
+    return fail(stats.takeError());
+
+  const pkg::Manifest &manifest = (*session)->getManifest();
+  std::vector<HostTensor> outputs;
+  for (size_t i = 0; i < manifest.outputs.size(); ++i) {
+    Expected<HostTensor> t = (*session)->getOutput(unsigned(i));
+    if (!t)
+      return fail(t.takeError());
+    const std::string &path = (*outputPaths)[i];
+    if (!path.empty())
+      if (Error e = writeTensorFile(path, *t,
+                                    manifest.values[manifest.outputs[i]].name))
+        return fail(std::move(e));
+    outputs.push_back(std::move(*t));
+  }
+
+  if (report)
+    printRunReport(outs(), manifest, *stats);
+
+  int exitCode = 0;
+  if (verify) {
+    Expected<std::vector<RefTensor>> ref =
+        evaluateReference((*session)->getPackage(), inputs);
+    if (!ref)
+      return fail(ref.takeError());
+    for (size_t i = 0; i < manifest.outputs.size(); ++i) {
+      uint32_t id = manifest.outputs[i];
+      Comparison c =
+          compareTensor(manifest.values[id].name, (*ref)[id], outputs[i]);
+      printComparison(outs(), c);
+      if (!c.passed())
+        exitCode = 3;
+    }
+    outs() << (exitCode ? "verify: FAIL\n" : "verify: PASS\n");
+  }
+
+  if (benchmark) {
+    std::vector<double> times;
+    for (unsigned i = 0; i < benchmark; ++i) {
+      Expected<RunStats> s = (*session)->run();
+      if (!s)
+        return fail(s.takeError());
+      times.push_back(kernelSeconds(*s));
+    }
+    double med = median(times);
+    double lo = *std::min_element(times.begin(), times.end());
+    double hi = *std::max_element(times.begin(), times.end());
+    outs() << formatv("benchmark: {0} runs, median {1:f3} ms, min {2:f3} ms, "
+                      "max {3:f3} ms, spread {4:f1}% ({5})\n",
+                      benchmark, med * 1e3, lo * 1e3, hi * 1e3,
+                      med > 0 ? (hi - lo) / med * 100 : 0.0,
+                      (*device)->getKind() == DeviceKind::Emu
+                          ? "emulator wall time"
+                          : "HIP event time");
+  }
+  outs().flush();
+  return exitCode;
+}

@@ -148,6 +148,7 @@ private:
   LogicalResult importSplit();
   LogicalResult importSoftmax();
   LogicalResult importLayerNorm();
+  LogicalResult importBatchNorm();
   LogicalResult importClip();
   LogicalResult importCast();
   LogicalResult importConstant();
@@ -816,14 +817,27 @@ LogicalResult Importer::importPool(bool isMax) {
     if (llvm::any_of(*dil, [](int64_t d) { return d != 1; }))
       return error() << "dilations other than 1 are not supported";
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET" && autoPad != "VALID")
-    return error() << "auto_pad = '" << autoPad
-                   << "' is not supported for pooling (supported: NOTSET, "
-                      "VALID)";
-  if (autoPad == "VALID")
-    pads = {0, 0, 0, 0};
   if (strides.size() != 2 || pads.size() != 4)
     return error() << "strides and pads must have 2 and 4 entries";
+  if (autoPad == "VALID") {
+    pads = {0, 0, 0, 0};
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    // Output ceil(in / stride); the padding that needs, split evenly with
+    // the odd element at the end (UPPER) or the beginning (LOWER).
+    for (int i = 0; i < 2; ++i) {
+      int64_t in = xt.getDimSize(2 + i);
+      int64_t out = (in + strides[i] - 1) / strides[i];
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[i] + (*kernel)[i] - in);
+      int64_t small = total / 2, large = total - small;
+      pads[i] = autoPad == "SAME_UPPER" ? small : large;
+      pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (autoPad != "NOTSET") {
+    return error() << "auto_pad = '" << autoPad
+                   << "' is not supported (supported: NOTSET, VALID, "
+                      "SAME_UPPER, SAME_LOWER)";
+  }
   bool ceil = intAttr("ceil_mode", 0);
   auto outSize = [&](int64_t in, int64_t k, int64_t s, int64_t p) {
     int64_t span = in + p - k;
@@ -1145,9 +1159,6 @@ LogicalResult Importer::importLayerNorm() {
   if (failed(expectInputs(2, 3)) ||
       failed(checkAttributes({"axis", "epsilon", "stash_type"})))
     return failure();
-  for (int i = 1; i < node->output_size(); ++i)
-    if (!node->output(i).empty())
-      return error() << "the Mean and InvStdDev outputs are not supported";
   if (intAttr("stash_type", 1) != 1)
     return error() << "stash_type must be 1 (float32 statistics)";
   Value x = input(0), scale = input(1), bias = input(2);
@@ -1191,10 +1202,107 @@ LogicalResult Importer::importLayerNorm() {
       return failure();
     b = *fitted;
   }
+  float epsilon = floatAttr("epsilon", 1e-5f);
   Value result = LayerNormOp::create(
       builder, loc, tensorType(x), x, *s, b, builder.getI64IntegerAttr(*axis),
-      builder.getF32FloatAttr(floatAttr("epsilon", 1e-5f)));
-  return setOutput(0, result);
+      builder.getF32FloatAttr(epsilon));
+  if (failed(setOutput(0, result)))
+    return failure();
+  // The optional Mean and InvStdDev outputs (shape X.shape[:axis] + ones):
+  // mean = reduce_mean(x), inv_std = (reduce_mean((x - mean)^2) + eps)^-0.5.
+  bool wantStats = false;
+  for (int i = 1; i < node->output_size(); ++i)
+    wantStats |= !node->output(i).empty();
+  if (!wantStats)
+    return success();
+  SmallVector<int64_t> dims, statShape(tensorType(x).getShape());
+  for (int64_t d = *axis; d < rank; ++d) {
+    dims.push_back(d);
+    statShape[d] = 1;
+  }
+  auto statType = RankedTensorType::get(statShape, element);
+  auto scalar = [&](double v) {
+    return materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, element),
+        builder.getFloatAttr(element, v)));
+  };
+  Value mean = ReduceMeanOp::create(builder, loc, statType, x,
+                                    builder.getDenseI64ArrayAttr(dims), true);
+  FailureOr<Value> centered = binary<SubOp>(x, mean);
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> squared = binary<MulOp>(*centered, *centered);
+  if (failed(squared))
+    return failure();
+  Value variance = ReduceMeanOp::create(
+      builder, loc, statType, *squared, builder.getDenseI64ArrayAttr(dims),
+      true);
+  FailureOr<Value> shifted = binary<AddOp>(variance, scalar(epsilon));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> invStd = binary<PowOp>(*shifted, scalar(-0.5));
+  if (failed(invStd) || failed(setOutput(1, mean)))
+    return failure();
+  return setOutput(2, *invStd);
+}
+
+LogicalResult Importer::importBatchNorm() {
+  if (failed(expectInputs(5, 5)) ||
+      failed(checkAttributes(
+          {"epsilon", "momentum", "training_mode", "spatial", "is_test"})))
+    return failure();
+  if (intAttr("training_mode", 0))
+    return error() << "training_mode = 1 is not supported (inference only)";
+  for (int i = 1; i < node->output_size(); ++i)
+    if (!node->output(i).empty())
+      return error() << "the running mean and variance outputs are not "
+                        "supported (inference only)";
+  Value x = input(0);
+  if (failed(expectFloat(x, "X")))
+    return failure();
+  RankedTensorType xt = tensorType(x);
+  if (xt.getRank() < 2)
+    return error() << "X must have rank 2 or more, got rank " << xt.getRank();
+  int64_t channels = xt.getDimSize(1);
+  // Per-channel parameters broadcast as [C, 1, ..., 1].
+  SmallVector<int64_t> paramShape(xt.getRank() - 1, 1);
+  paramShape[0] = channels;
+  SmallVector<Value> params;
+  for (unsigned i = 1; i < 5; ++i) {
+    RankedTensorType t = tensorType(input(i));
+    if (t.getRank() != 1 || t.getDimSize(0) != channels)
+      return error() << "input #" << i << " has shape "
+                     << formatShape(t.getShape()) << ", expected " << channels;
+    params.push_back(
+        reshape(convert(input(i), xt.getElementType()), paramShape));
+  }
+  // y = (x - mean) * (scale * (var + eps)^-0.5) + bias; on constant
+  // parameters the factor folds at import time.
+  Type element = xt.getElementType();
+  auto scalar = [&](double v) {
+    return materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, element), builder.getFloatAttr(element, v)));
+  };
+  FailureOr<Value> shifted =
+      binary<AddOp>(params[3], scalar(floatAttr("epsilon", 1e-5f)));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> invStd = binary<PowOp>(*shifted, scalar(-0.5));
+  if (failed(invStd))
+    return failure();
+  FailureOr<Value> factor = binary<MulOp>(params[0], *invStd);
+  if (failed(factor))
+    return failure();
+  FailureOr<Value> centered = binary<SubOp>(x, params[2]);
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> scaled = binary<MulOp>(*centered, *factor);
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> result = binary<AddOp>(*scaled, params[1]);
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
 }
 
 LogicalResult Importer::importClip() {
@@ -1288,7 +1396,8 @@ LogicalResult Importer::importConstant() {
 
 static constexpr StringLiteral kSupportedOps[] = {
     "Abs",       "Add",
-    "AveragePool", "Cast",
+    "AveragePool", "BatchNormalization",
+    "Cast",
     "Clip",      "Concat",
     "Constant",  "Conv",
     "Div",       "Dropout",
@@ -1396,7 +1505,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     for (unsigned i = 1; i < inputs.size(); ++i) {
       Value rhs = input(i);
       // Pow's exponent may have another type: bring it to the base's.
-      if (op == "Pow" && isFloat(result) && isFloat(rhs))
+      if (op == "Pow" && isFloat(result))
         rhs = convert(rhs, tensorType(result).getElementType());
       FailureOr<Value> r = binaryByName(op, result, rhs);
       if (failed(r))
@@ -1502,6 +1611,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return setOutput(0, GatherOp::create(builder, loc, type, data, indices,
                                          builder.getI64IntegerAttr(*axis)));
   }
+  if (op == "BatchNormalization")
+    return importBatchNorm();
   if (op == "Softmax")
     return importSoftmax();
   if (op == "LayerNormalization")
@@ -1557,6 +1668,20 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph) {
     if (initialized.contains(info.name()))
       continue;
     std::string what = "graph input '" + info.name() + "'";
+    if (auto bound = options.constantInputs.find(info.name());
+        bound != options.constantInputs.end()) {
+      onnx::TensorProto tensor;
+      if (!tensor.ParseFromString(bound->second))
+        return modelError() << "the value bound to " << what
+                            << " is not a serialized TensorProto";
+      nodePrefix = "";
+      FailureOr<DenseElementsAttr> value =
+          convertTensor(tensor, "the value bound to " + what);
+      if (failed(value))
+        return failure();
+      constants.push_back({info.name(), *value});
+      continue;
+    }
     if (!info.type().has_tensor_type())
       return modelError() << what << " is not a tensor";
     const onnx::TypeProto_Tensor &tensor = info.type().tensor_type();
@@ -1742,6 +1867,10 @@ static void registerOnnxTranslation(StringRef name, StringRef description,
       llvm::cl::desc("Element type of Conv/Gemm/MatMul inputs: f32, f16 or "
                      "bf16"),
       llvm::cl::init("f32"));
+  static llvm::cl::list<std::string> bindInputs(
+      "onnx-bind-input",
+      llvm::cl::desc("Compile a graph input as a constant: name=tensor.pb "
+                     "(a serialized TensorProto); repeatable"));
   static llvm::cl::opt<std::string> dims(
       "onnx-dims",
       llvm::cl::desc("Sizes of symbolic input dimensions: name=size,..."),
@@ -1766,6 +1895,19 @@ static void registerOnnxTranslation(StringRef name, StringRef description,
                  "positive sizes, got '"
               << dims << "'";
           return nullptr;
+        }
+        for (const std::string &binding : bindInputs) {
+          auto [name, path] = StringRef(binding).split('=');
+          llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+              llvm::MemoryBuffer::getFile(path);
+          if (name.empty() || path.empty() || !file) {
+            mlir::emitError(UnknownLoc::get(context))
+                << "--onnx-bind-input expects name=file.pb with a readable "
+                   "file, got '"
+                << binding << "'";
+            return nullptr;
+          }
+          options.constantInputs[name] = (*file)->getBuffer().str();
         }
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());

@@ -31,6 +31,11 @@ struct OnnxImportOptions {
   /// Values for symbolic input dimensions (ONNX dim_param), by name. A
   /// dimension without a binding is an error saying how to bind it.
   llvm::StringMap<int64_t> dimBindings;
+  /// Graph inputs to compile as constants, by name: each value is a
+  /// serialized TensorProto (an ONNX test's input_N.pb). Shape operands
+  /// (Reshape's shape, Slice's starts, ...) must be constants; this binds
+  /// those a model takes as inputs.
+  llvm::StringMap<std::string> constantInputs;
   /// The input is a ModelProto in protobuf text format (readable test
   /// inputs) rather than the binary wire format of .onnx files.
   bool textFormat = false;

@@ -9,6 +9,9 @@ PACKAGES=(
   cmake ninja-build ccache
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   liblld-22-dev zlib1g-dev libzstd-dev
+  # The ONNX importer (protobuf classes of ONNX models) and the ONNX
+  # conformance test data.
+  libonnx-dev libprotobuf-dev libonnx-testdata
   # Unit tests.
   libgtest-dev
   # HIP runtime headers (loaded with dlopen at run time) and device libraries.

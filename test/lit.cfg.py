@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "Crest"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".pbtxt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.crest_obj_root, "test")
 # Unit/ has its own config (GoogleTest binaries); Inputs/ folders hold files
@@ -37,6 +37,7 @@ tools = [
     ToolSubst("crest-run", unresolved="fatal"),
     ToolSubst("crest-pack", unresolved="fatal"),
     ToolSubst("crest-example-run-model", unresolved="fatal"),
+    ToolSubst("crest-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -761,5 +761,135 @@ LogicalResult KernelOp::verifyRegions() {
   return verifyConfigOnChip(*this, config, contraction.getPrecision(), target);
 }
 
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  if (input.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << formatShape(input.getShape())
+                         << " (" << input.getNumElements() << " elements) to "
+                         << formatShape(result.getShape()) << " ("
+                         << result.getNumElements() << " elements)";
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  ArrayRef<int64_t> permutation = getPermutation();
+  if (int64_t(permutation.size()) != input.getRank())
+    return emitOpError() << "permutation " << formatArray(permutation)
+                         << " has " << permutation.size()
+                         << " entries for a rank-" << input.getRank()
+                         << " input";
+  llvm::SmallBitVector seen(permutation.size());
+  SmallVector<int64_t> expected;
+  for (int64_t dim : permutation) {
+    if (dim < 0 || dim >= input.getRank() || seen.test(dim))
+      return emitOpError() << "permutation " << formatArray(permutation)
+                           << " is not a permutation of 0.."
+                           << input.getRank() - 1;
+    seen.set(dim);
+    expected.push_back(input.getDimSize(dim));
+  }
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  return expectResultShape(*this, result, expected);
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input";
+  RankedTensorType result = getTensorType(getResult());
+  FailureOr<int64_t> axis =
+      normalizeAxis(*this, "axis", getAxis(), result.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t total = 0;
+  for (auto [i, value] : llvm::enumerate(getInputs())) {
+    RankedTensorType type = getTensorType(value);
+    if (failed(expectSameElementType(*this, "input #" + std::to_string(i),
+                                     type.getElementType(),
+                                     result.getElementType())))
+      return failure();
+    if (type.getRank() != result.getRank())
+      return emitOpError() << "input #" << i << " has rank " << type.getRank()
+                           << ", the result " << result.getRank();
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != *axis && type.getDimSize(d) != result.getDimSize(d))
+        return emitOpError()
+               << "input #" << i << " shape " << formatShape(type.getShape())
+               << " differs from the result "
+               << formatShape(result.getShape()) << " in dimension " << d
+               << ", which is not the concatenation axis " << *axis;
+    total += type.getDimSize(*axis);
+  }
+  if (total != result.getDimSize(*axis))
+    return emitOpError() << "the inputs' sizes along axis " << *axis
+                         << " add up to " << total << ", the result has "
+                         << result.getDimSize(*axis);
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  RankedTensorType input = getTensorType(getInput());
+  RankedTensorType result = getTensorType(getResult());
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   input.getElementType())))
+    return failure();
+  if (result.getRank() != input.getRank())
+    return emitOpError() << "result rank " << result.getRank()
+                         << " differs from the input rank " << input.getRank();
+  ArrayRef<int64_t> offsets = getOffsets();
+  SmallVector<int64_t> strides(input.getRank(), 1);
+  if (std::optional<ArrayRef<int64_t>> given = getStrides())
+    strides.assign(given->begin(), given->end());
+  if (int64_t(offsets.size()) != input.getRank() ||
+      int64_t(strides.size()) != input.getRank())
+    return emitOpError() << "offsets " << formatArray(offsets)
+                         << " and strides " << formatArray(strides)
+                         << " need one entry per dimension (" << input.getRank()
+                         << ")";
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    int64_t size = result.getDimSize(d), extent = input.getDimSize(d);
+    if (strides[d] < 1)
+      return emitOpError() << "stride " << strides[d] << " in dimension " << d
+                           << " must be positive";
+    if (offsets[d] < 0 || (size > 0 && offsets[d] >= extent) ||
+        (size > 0 && (extent - 1 - offsets[d]) / strides[d] < size - 1))
+      return emitOpError() << "the window of dimension " << d << " (offset "
+                           << offsets[d] << ", " << size << " elements, stride "
+                           << strides[d] << ") does not fit in its "
+                           << extent << " elements";
+  }
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType data = getTensorType(getData());
+  RankedTensorType indices = getTensorType(getIndices());
+  RankedTensorType result = getTensorType(getResult());
+  if (data.getRank() == 0)
+    return emitOpError() << "data must have rank 1 or more";
+  FailureOr<int64_t> axis =
+      normalizeAxis(*this, "axis", getAxis(), data.getRank());
+  if (failed(axis))
+    return failure();
+  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+                                   data.getElementType())))
+    return failure();
+  SmallVector<int64_t> expected(data.getShape().take_front(*axis));
+  llvm::append_range(expected, indices.getShape());
+  llvm::append_range(expected, data.getShape().drop_front(*axis + 1));
+  return expectResultShape(*this, result, expected);
+}
+
 #define GET_OP_CLASSES
 #include "crest/Dialect/Crest/IR/CrestOps.cpp.inc"

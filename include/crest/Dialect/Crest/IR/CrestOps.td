@@ -392,6 +392,117 @@ def Crest_ReduceMeanOp : Crest_Op<"reduce_mean", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Crest_ReshapeOp : Crest_Op<"reshape", [Pure]> {
+  let summary = "The same elements, in row-major order, in a new shape";
+  let description = [{
+    The result has the input's element type and number of elements; the
+    row-major order of the elements is unchanged (ONNX Reshape, Flatten,
+    Squeeze and Unsqueeze).
+
+    ```mlir
+    %f = crest.reshape %x : tensor<1x576x1x1xf32> to tensor<1x576xf32>
+    ```
+  }];
+  let arguments = (ins Crest_Tensor:$input);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Crest_TransposeOp : Crest_Op<"transpose", [Pure]> {
+  let summary = "Permutes the dimensions";
+  let description = [{
+    Result dimension `i` is input dimension `permutation[i]`, a permutation
+    of `0 ... rank-1`.
+
+    ```mlir
+    %t = crest.transpose %x permutation [0, 2, 1, 3]
+           : tensor<1x128x4x64xf32> -> tensor<1x4x128x64xf32>
+    ```
+  }];
+  let arguments = (ins Crest_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = [{
+    $input `permutation` $permutation attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Crest_ConcatOp : Crest_Op<"concat", [Pure]> {
+  let summary = "Joins tensors along one dimension";
+  let description = [{
+    All inputs have the result's element type and rank and agree on every
+    dimension but `axis` (in `[-rank, rank)`), along which the result's size
+    is the sum of theirs.
+
+    ```mlir
+    %c = crest.concat %a, %b axis = 1
+           : tensor<1x16x8x8xf32>, tensor<1x24x8x8xf32> -> tensor<1x40x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Crest_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Crest_SliceOp : Crest_Op<"slice", [Pure]> {
+  let summary = "A strided window of a tensor";
+  let description = [{
+    Result element `[i0, i1, ...]` is input element
+    `[offsets[0] + i0 * strides[0], ...]`. `offsets` and `strides` have one
+    entry per dimension (`strides` default to 1 and are positive); every
+    element the window reads lies inside the input, and the result's shape
+    is the window's. (ONNX Slice with negative steps is not supported.)
+
+    ```mlir
+    %k = crest.slice %qkv offsets [0, 256] strides [1, 1]
+           : tensor<128x768xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Crest_Tensor:$input, DenseI64ArrayAttr:$offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = [{
+    $input `offsets` $offsets (`strides` $strides^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Crest_GatherOp : Crest_Op<"gather", [Pure]> {
+  let summary = "Picks slices along one dimension by index";
+  let description = [{
+    With `data` of shape `D0 x ... x Dr-1` and integer `indices` of shape
+    `I...`, the result has shape `D0 ... D(axis-1) x I... x D(axis+1) ...`
+    and takes, for each index `j` in `indices`, the slice `j` of `data`
+    along `axis` (ONNX Gather). Negative indices count from the end of the
+    axis; an index outside `[-D_axis, D_axis)` yields zeros (it never reads
+    outside `data`).
+
+    ```mlir
+    %e = crest.gather %table, %tokens axis = 0
+           : tensor<1000x256xf32>, tensor<1x128xi64> -> tensor<1x128x256xf32>
+    ```
+  }];
+  let arguments = (ins Crest_Tensor:$data,
+                       StaticShapeTensorOf<[I32, I64]>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices (`axis` `=` $axis^)? attr-dict `:` type($data) `,`
+    type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // crest.kernel
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""ONNX conformance runner: Debian's libonnx-testdata node tests on Crest.
+
+For every test directory whose model uses only one operator of the list
+below (a "dedicated" test of that operator), compiles model.onnx with
+crest-compile, runs it with crest-run (on the emulator unless --device says
+otherwise) on the test's input_N.pb files and compares every output with its
+output_N.pb. Each directory ends in exactly one of three states, printed
+with the reason:
+
+  pass         every output matches within the tolerance
+  fail         compiled but produced a wrong result, or crashed, or timed out
+  unsupported  crest-compile rejected the model with a diagnostic (an
+               attribute, type or rank Crest does not support)
+
+Nothing is skipped silently: the summary counts every directory selected.
+Exit status 1 when any test fails.
+
+The .onnx and .pb files are read here with a small protobuf wire-format
+reader (independent of Crest's importer) to select the tests and decode the
+expected outputs.
+
+  scripts/onnx-conformance.py --build build [--ops Gemm,Relu] [--jobs 2]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+TESTDATA = "/usr/share/libonnx-testdata/data"
+GROUPS = ("node", "pytorch-converted", "pytorch-operator", "simple")
+
+# The operators issue 6 lists (ONNX names).
+OPS = [
+    "Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min",
+    "Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Erf",
+    "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
+    "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
+    "Split", "Slice", "Gather", "Identity", "Cast",
+]
+
+# --------------------------------------------------------------------------
+# Protobuf wire format
+# --------------------------------------------------------------------------
+
+
+def _varint(data, pos):
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise ValueError("truncated varint")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return result, pos
+        shift += 7
+
+
+def fields(data):
+    """Yields (field number, wire type, value) of one message."""
+    pos = 0
+    while pos < len(data):
+        key, pos = _varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, pos = _varint(data, pos)
+        elif wire == 1:
+            value, pos = data[pos:pos + 8], pos + 8
+        elif wire == 2:
+            length, pos = _varint(data, pos)
+            value, pos = data[pos:pos + length], pos + length
+        elif wire == 5:
+            value, pos = data[pos:pos + 4], pos + 4
+        else:
+            raise ValueError("unsupported wire type %d" % wire)
+        yield number, wire, value
+
+
+def model_op_types(model_bytes):
+    """The op_type of every node of a ModelProto's main graph."""
+    ops = []
+    for number, _, graph in fields(model_bytes):
+        if number != 7:  # ModelProto.graph
+            continue
+        for gnum, _, node in fields(graph):
+            if gnum != 1:  # GraphProto.node
+                continue
+            for nnum, _, value in fields(node):
+                if nnum == 4:  # NodeProto.op_type
+                    ops.append(value.decode())
+    return ops
+
+
+def model_inputs(model_bytes):
+    """(name, elem_type) of the graph inputs without an initializer."""
+    inputs, initializers = [], set()
+    for number, _, graph in fields(model_bytes):
+        if number != 7:
+            continue
+        for gnum, _, value in fields(graph):
+            if gnum == 5:  # initializer
+                for tnum, _, tv in fields(value):
+                    if tnum == 8:
+                        initializers.add(tv.decode())
+            elif gnum == 11:  # input (ValueInfoProto)
+                name, elem = "", 0
+                for vnum, _, vv in fields(value):
+                    if vnum == 1:
+                        name = vv.decode()
+                    elif vnum == 2:  # TypeProto
+                        for tnum, _, tv in fields(vv):
+                            if tnum == 1:  # tensor_type
+                                for xnum, _, xv in fields(tv):
+                                    if xnum == 1:
+                                        elem = xv
+                inputs.append((name, elem))
+    return [(n, e) for n, e in inputs if n not in initializers]
+
+
+# TensorProto.DataType -> numpy dtype.
+DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int16, 6: np.int32,
+          7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64}
+INTEGER_TYPES = {2, 3, 4, 5, 6, 7, 12, 13}
+
+
+def read_tensor(data):
+    """Decodes a serialized TensorProto into (name, numpy array)."""
+    dims, dtype, name, raw = [], 1, "", None
+    floats, int32s, int64s, doubles = [], [], [], []
+
+    def packed(value, wire, fmt, size, out):
+        if wire == 2:
+            if fmt == "varint":
+                pos = 0
+                while pos < len(value):
+                    v, pos = _varint(value, pos)
+                    out.append(v)
+            else:
+                out.extend(struct.unpack("<%d%s" % (len(value) // size, fmt),
+                                         value))
+        elif fmt == "varint":
+            out.append(value)
+        else:
+            out.extend(struct.unpack("<" + fmt, value))
+
+    for number, wire, value in fields(data):
+        if number == 1:
+            packed(value, wire, "varint", 0, dims)
+        elif number == 2:
+            dtype = value
+        elif number == 4:
+            packed(value, wire, "f", 4, floats)
+        elif number == 5:
+            packed(value, wire, "varint", 0, int32s)
+        elif number == 7:
+            packed(value, wire, "varint", 0, int64s)
+        elif number == 8:
+            name = value.decode()
+        elif number == 9:
+            raw = value
+        elif number == 10:
+            packed(value, wire, "d", 8, doubles)
+    if dtype == 16:  # BFLOAT16: widen the 16-bit patterns to float32
+        bits = (np.frombuffer(raw, "<u2") if raw is not None
+                else np.array(int32s, np.uint32).astype(np.uint16))
+        return name, (bits.astype(np.uint32) << 16).view(np.float32).reshape(dims)
+    if dtype not in DTYPES:
+        raise ValueError("unsupported TensorProto data type %d" % dtype)
+    np_type = np.dtype(DTYPES[dtype]).newbyteorder("<")
+    if raw is not None:
+        array = np.frombuffer(raw, np_type)
+    elif dtype == 1:
+        array = np.array(floats, np.float32)
+    elif dtype == 11:
+        array = np.array(doubles, np.float64)
+    elif dtype == 7:
+        array = np.array([v - (1 << 64) if v >= 1 << 63 else v
+                          for v in int64s], np.int64)
+    elif dtype == 10:
+        array = np.array(int32s, np.uint16).view(np.float16)
+    else:
+        array = np.array([v - (1 << 64) if v >= 1 << 63 else v
+                          for v in int32s]).astype(np_type)
+    return name, array.reshape(dims)
+
+
+# --------------------------------------------------------------------------
+# Running one test
+# --------------------------------------------------------------------------
+
+
+def select_tests(ops):
+    """(op, directory) for every dedicated test of one of `ops`."""
+    selected = []
+    for group in GROUPS:
+        root = os.path.join(TESTDATA, group)
+        if not os.path.isdir(root):
+            continue
+        for name in sorted(os.listdir(root)):
+            path = os.path.join(root, name)
+            model = os.path.join(path, "model.onnx")
+            if not os.path.isfile(model):
+                continue
+            try:
+                with open(model, "rb") as f:
+                    types = set(model_op_types(f.read()))
+            except ValueError:
+                continue
+            if len(types) == 1 and next(iter(types)) in ops:
+                selected.append((next(iter(types)), path))
+    return selected
+
+
+def run_test(args, op, path):
+    """Returns (state, reason)."""
+    data_dir = os.path.join(path, "test_data_set_0")
+    with open(os.path.join(path, "model.onnx"), "rb") as f:
+        model = f.read()
+    inputs = model_inputs(model)
+    input_files = sorted(
+        (f for f in os.listdir(data_dir) if f.startswith("input_")),
+        key=lambda f: int(f[6:-3]))
+    output_files = sorted(
+        (f for f in os.listdir(data_dir) if f.startswith("output_")),
+        key=lambda f: int(f[7:-3]))
+    with tempfile.TemporaryDirectory() as tmp:
+        package = os.path.join(tmp, "model.crest")
+        compile_cmd = [args.crest_compile, os.path.join(path, "model.onnx"),
+                       "--target=" + args.target, "-o", package]
+
+        def compile_with(extra):
+            return subprocess.run(compile_cmd + extra, capture_output=True,
+                                  text=True, timeout=args.timeout)
+
+        result = compile_with([])
+        bound = set()
+        if result.returncode != 0 and "must be a constant" in result.stderr:
+            # Shape operands given as graph inputs: bind the test's integer
+            # inputs at compile time (see docs/Onnx.md).
+            # Integer inputs are shapes, axes or sizes; Clip's bounds are its
+            # inputs after the first.
+            extra = []
+            for position, ((name, elem), file) in enumerate(
+                    zip(inputs, input_files)):
+                if elem in INTEGER_TYPES or (op == "Clip" and position > 0):
+                    extra.append("--onnx-bind-input=%s=%s" %
+                                 (name, os.path.join(data_dir, file)))
+                    bound.add(name)
+            result = compile_with(extra)
+        if result.returncode != 0:
+            message = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            if result.returncode == 1 and "error:" in result.stderr:
+                return "unsupported", message
+            return "fail", "crest-compile exited %d: %s" % (result.returncode,
+                                                             message)
+        run_cmd = [args.crest_run, package, "--device=" + args.device]
+        for (name, _), file in zip(inputs, input_files):
+            if name not in bound:
+                run_cmd += ["--input", "%s=%s" % (name,
+                                                  os.path.join(data_dir, file))]
+        expected = []
+        for index, file in enumerate(output_files):
+            with open(os.path.join(data_dir, file), "rb") as f:
+                name, array = read_tensor(f.read())
+            out = os.path.join(tmp, "out%d.npy" % index)
+            run_cmd += ["--output", "%s=%s" % (name, out)]
+            expected.append((name, array, out))
+        try:
+            result = subprocess.run(run_cmd, capture_output=True, text=True,
+                                    timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            return "fail", "crest-run timed out"
+        if result.returncode != 0:
+            message = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            return "fail", "crest-run exited %d: %s" % (result.returncode,
+                                                         message)
+        worst = ""
+        for name, want, out in expected:
+            got = np.load(out)
+            if got.shape != want.shape:
+                return "fail", "output %s has shape %s, expected %s" % (
+                    name, got.shape, want.shape)
+            if want.dtype.kind in "iub":
+                if not np.array_equal(got.astype(want.dtype), want):
+                    return "fail", "output %s differs" % name
+                continue
+            want64, got64 = want.astype(np.float64), got.astype(np.float64)
+            if not np.array_equal(np.isnan(want64), np.isnan(got64)):
+                return "fail", "output %s: NaNs differ" % name
+            mask = ~np.isnan(want64)
+            err = np.abs(got64 - want64)[mask]
+            bound_err = args.atol + args.rtol * np.abs(want64)[mask]
+            if err.size and np.any(err > bound_err):
+                index = int(np.argmax(err - bound_err))
+                return "fail", ("output %s: |error| %.3g > %.3g (value %.6g)"
+                                % (name, err[index], bound_err[index],
+                                   want64[mask][index]))
+            if err.size:
+                worst = "max |error| %.3g" % err.max()
+        return "pass", worst
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default="build",
+                        help="Crest build directory (for bin/crest-compile "
+                             "and bin/crest-run)")
+    parser.add_argument("--ops", default=",".join(OPS),
+                        help="comma-separated ONNX operators")
+    parser.add_argument("--target", default="gfx942")
+    parser.add_argument("--device", default="emu")
+    parser.add_argument("--rtol", type=float, default=1e-3)
+    parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--list", action="store_true",
+                        help="only list the selected tests")
+    args = parser.parse_args()
+    args.crest_compile = os.path.join(args.build, "bin", "crest-compile")
+    args.crest_run = os.path.join(args.build, "bin", "crest-run")
+
+    if not os.path.isdir(TESTDATA):
+        print("onnx-conformance: %s is missing (Debian package "
+              "libonnx-testdata)" % TESTDATA, file=sys.stderr)
+        return 2
+    ops = [op for op in args.ops.split(",") if op]
+    unknown = [op for op in ops if op not in OPS]
+    if unknown:
+        print("onnx-conformance: unknown operators: %s" % ", ".join(unknown),
+              file=sys.stderr)
+        return 2
+    tests = select_tests(set(ops))
+    if args.list:
+        for op, path in tests:
+            print("%-20s %s" % (op, os.path.relpath(path, TESTDATA)))
+        return 0
+
+    counts = {"pass": 0, "fail": 0, "unsupported": 0}
+    per_op = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [(op, path, pool.submit(run_test, args, op, path))
+                   for op, path in tests]
+        for op, path, future in futures:
+            try:
+                state, reason = future.result()
+            except Exception as error:  # noqa: BLE001 - reported as a failure
+                state, reason = "fail", "runner error: %s" % error
+            counts[state] += 1
+            per_op.setdefault(op, {"pass": 0, "fail": 0, "unsupported": 0})
+            per_op[op][state] += 1
+            print("%-11s %-45s %s" % (state.upper(),
+                                      os.path.relpath(path, TESTDATA), reason),
+                  flush=True)
+    print()
+    for op in sorted(per_op):
+        c = per_op[op]
+        print("%-20s %3d pass %3d fail %3d unsupported" %
+              (op, c["pass"], c["fail"], c["unsupported"]))
+    print("\n%d tests: %d passed, %d failed, %d unsupported" %
+          (len(tests), counts["pass"], counts["fail"], counts["unsupported"]))
+    return 1 if counts["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
 //===- crest-compile.cpp - Crest's compiler driver ------------------------===//
 //
-//   crest-compile in.mlir --target=gfx942
+//   crest-compile in.mlir|model.onnx --target=gfx942
 //                 [--emit=mlir|llvm|asm|hsaco|package]
 //                 [--code-object-version=4|5|6] [-o out] [--report]
 //
@@ -23,6 +23,8 @@
 //                 host function's launches, buffers, weights and reference
 //                 graph, with every code object; -o PATH (default:
 //                 <input stem>.crest). The default when -o ends in ".crest".
+// An .onnx input (or --input-format=onnx) is imported first (docs/Onnx.md);
+// --precision, --onnx-dims and --onnx-bind-input apply to it.
 // Text outputs start each gpu.module with a "; gpu.module @name" line.
 // --report prints a table of every kernel's resources to stdout, after the
 // output.
@@ -35,6 +37,7 @@
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Host/HostPlanner.h"
+#include "crest/Import/OnnxImport.h"
 #include "crest/InitCrest.h"
 #include "crest/Pipelines/Pipelines.h"
 #include "crest/Serialize/KernelReport.h"
@@ -134,6 +137,35 @@ static cl::opt<bool>
                    cl::desc("Skip the chip-table checks (testing only)"),
                    cl::Hidden, cl::cat(category));
 
+namespace {
+enum class InputFormat { Auto, MLIR, ONNX };
+} // namespace
+
+static cl::opt<InputFormat> inputFormat(
+    "input-format", cl::desc("How to read the input"),
+    cl::init(InputFormat::Auto),
+    cl::values(clEnumValN(InputFormat::Auto, "auto",
+                          "ONNX for a .onnx file, else MLIR (default)"),
+               clEnumValN(InputFormat::MLIR, "mlir", "MLIR text or bytecode"),
+               clEnumValN(InputFormat::ONNX, "onnx",
+                          "An ONNX model (protobuf)")),
+    cl::cat(category));
+static cl::opt<std::string> precisionFlag(
+    "precision",
+    cl::desc("ONNX input: element type Conv/Gemm/MatMul read, f32 "
+             "(default), f16 or bf16; they accumulate in f32"),
+    cl::value_desc("type"), cl::cat(category));
+static cl::opt<std::string> onnxDims(
+    "onnx-dims",
+    cl::desc("ONNX input: sizes of symbolic input dimensions, "
+             "name=size[,name=size...]"),
+    cl::value_desc("bindings"), cl::cat(category));
+static cl::list<std::string> onnxBindInputs(
+    "onnx-bind-input",
+    cl::desc("ONNX input: compile a graph input as a constant, "
+             "name=tensor.pb (repeatable)"),
+    cl::value_desc("name=file"), cl::cat(category));
+
 /// The options, copied once parsed: linking with the in-process lld resets
 /// every LLVM command-line option to its default (see linkCodeObject).
 struct DriverOptions {
@@ -142,6 +174,9 @@ struct DriverOptions {
   unsigned codeObjectVersion, waveSize, indexBitwidth, optLevel;
   bool report, skipLowering, targetChecks;
   unsigned dropBarrier;
+  InputFormat format;
+  std::string precision, onnxDims;
+  std::vector<std::string> onnxBindInputs;
 };
 
 static DriverOptions copyOptions() {
@@ -153,7 +188,10 @@ static DriverOptions copyOptions() {
   return {inputFilename, outputFilename,    targetChip,
           emit,          codeObjectVersion, waveSize,
           indexBitwidth, optLevel,          report,
-          skipLowering,  !noTargetChecks,   testingDropBarrier};
+          skipLowering,  !noTargetChecks,   testingDropBarrier,
+          inputFormat,   precisionFlag,     onnxDims,
+          std::vector<std::string>(onnxBindInputs.begin(),
+                                   onnxBindInputs.end())};
 }
 
 static int fail(const Twine &message) {
@@ -300,9 +338,46 @@ int main(int argc, char **argv) {
       mlir::openInputFile(opts.input, &message);
   if (!input)
     return fail(message);
-  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  bool isOnnx = opts.format == InputFormat::ONNX ||
+                (opts.format == InputFormat::Auto &&
+                 StringRef(opts.input).ends_with(".onnx"));
+  if (!isOnnx && (!opts.precision.empty() || !opts.onnxDims.empty() ||
+                  !opts.onnxBindInputs.empty()))
+    return fail("--precision, --onnx-dims and --onnx-bind-input apply to "
+                "ONNX inputs only; an MLIR graph states its precision on "
+                "each op");
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (isOnnx) {
+    OnnxImportOptions onnx;
+    if (!opts.precision.empty()) {
+      std::optional<MatrixPrecision> precision =
+          parseMatrixPrecision(opts.precision);
+      if (!precision)
+        return fail("--precision must be f32, f16 or bf16, got '" +
+                    opts.precision + "'");
+      onnx.precision = *precision;
+    }
+    if (!parseDimBindings(opts.onnxDims, onnx.dimBindings))
+      return fail("--onnx-dims expects name=size[,name=size...] with "
+                  "positive sizes, got '" +
+                  opts.onnxDims + "'");
+    for (const std::string &binding : opts.onnxBindInputs) {
+      auto [name, path] = StringRef(binding).split('=');
+      ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+          MemoryBuffer::getFile(path);
+      if (name.empty() || path.empty() || !file)
+        return fail("--onnx-bind-input expects name=file.pb with a "
+                    "readable file, got '" +
+                    binding + "'");
+      onnx.constantInputs[name] = (*file)->getBuffer().str();
+    }
+    StringRef bytes = input->getBuffer();
+    module = importOnnxModel(bytes, opts.input, &context, onnx);
+    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  } else {
+    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  }
   if (!module)
     return 1;
 

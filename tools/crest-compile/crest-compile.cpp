@@ -346,6 +346,41 @@ int main(int argc, char **argv) {
     return fail("--precision, --onnx-dims and --onnx-bind-input apply to "
                 "ONNX inputs only; an MLIR graph states its precision on "
                 "each op");
+  // ONNX files have no lines: name the node instead. Every op the importer
+  // creates is located at `NameLoc(node, file:0:0)`.
+  std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
+  if (isOnnx)
+    onnxDiagnostics.emplace(&context, [](mlir::Diagnostic &diag) {
+      std::string node;
+      diag.getLocation()->walk([&](mlir::Location loc) {
+        if (auto name = dyn_cast<mlir::NameLoc>(loc))
+          node = name.getName().str();
+        return node.empty() ? mlir::WalkResult::advance()
+                            : mlir::WalkResult::interrupt();
+      });
+      std::string file;
+      if (auto fileLoc = diag.getLocation()->findInstanceOf<
+                         mlir::FileLineColLoc>())
+        file = fileLoc.getFilename().str();
+      raw_ostream &os = errs();
+      if (!file.empty())
+        os << file << ": ";
+      if (!node.empty())
+        os << "node '" << node << "': ";
+      switch (diag.getSeverity()) {
+      case mlir::DiagnosticSeverity::Error:
+        os << "error: ";
+        break;
+      case mlir::DiagnosticSeverity::Warning:
+        os << "warning: ";
+        break;
+      default:
+        os << "note: ";
+        break;
+      }
+      os << diag << "\n";
+      return success();
+    });
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (isOnnx) {
     OnnxImportOptions onnx;

@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <limits>
 
 namespace crest {
@@ -144,6 +145,14 @@ struct RowLayout {
   int64_t rows, r, inner;
 };
 
+/// A copy in which output element `[c0, c1, ...]` (row-major over `shape`)
+/// is input element `base + sum_d c_d * strides[d]` (flat): transposes,
+/// slices and reshape copies.
+struct StridedMap {
+  SmallVector<int64_t> shape, strides;
+  int64_t base = 0;
+};
+
 class LowerOpsToGPUPass
     : public crest::impl::CrestLowerOpsToGPUPassBase<LowerOpsToGPUPass> {
 public:
@@ -172,6 +181,27 @@ private:
   LogicalResult lowerMean(Operation *op, ArrayRef<int64_t> dims);
   LogicalResult lowerPool(Operation *op);
 
+  /// Elements per work-item of the data movement kernels: `vector-width`,
+  /// halved until the vector is at most 16 bytes.
+  int64_t moveWidth(Type elt) const;
+  /// One work-item per `vec` consecutive elements of `op`'s single result
+  /// (`vec` falls back to 1 when it does not divide the element count);
+  /// `emitItem` returns the scalar or vector<vec> to store at flat output
+  /// offset `o`.
+  LogicalResult
+  lowerPerOutput(Operation *op, StringRef kind, int64_t vec,
+                 function_ref<FailureOr<Value>(Emitter &, ArrayRef<Value> flat,
+                                               Value o)>
+                     emitItem);
+  LogicalResult lowerStrided(Operation *op, StringRef kind,
+                             const StridedMap &map);
+  LogicalResult lowerTranspose(TransposeOp op);
+  LogicalResult lowerTransposeTiled(TransposeOp op, const StridedMap &map);
+  LogicalResult lowerSlice(SliceOp op);
+  LogicalResult lowerCopy(Operation *op, StringRef kind);
+  LogicalResult lowerConcat(ConcatOp op);
+  LogicalResult lowerGather(GatherOp op);
+
   gpu::GPUModuleOp kernels;
   SymbolTable *symbols = nullptr; ///< of `kernels`, during runOnOperation
   unsigned waveSize = 64;
@@ -195,6 +225,15 @@ gpu::GPUFuncOp LowerOpsToGPUPass::createKernel(Operation *anchor,
   for (TypeRange types : {inputs, results})
     for (Type t : types) {
       auto tensor = cast<RankedTensorType>(t);
+      // An empty tensor is never accessed; a 1-D memref of 0 elements keeps
+      // the bare-pointer convention (a 0 inside a shape makes its strides
+      // non-static).
+      if (tensor.getNumElements() == 0 && tensor.getRank() > 1) {
+        argTypes.push_back(MemRefType::get({0}, tensor.getElementType(),
+                                           MemRefLayoutAttrInterface(),
+                                           global));
+        continue;
+      }
       argTypes.push_back(MemRefType::get(tensor.getShape(),
                                          tensor.getElementType(),
                                          MemRefLayoutAttrInterface(), global));
@@ -300,9 +339,14 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
     if (Value v = values.lookupOrNull(tensor))
       return v;
     Type elt = tensorType(tensor).getElementType();
+    // A kernel input (of a standalone op, also a constant of the host
+    // function: a weight) is loaded; only constants inside a crest.kernel
+    // body are materialized.
+    auto input = llvm::find(bodyInputs, tensor);
     DenseElementsAttr dense;
     if (Operation *def = tensor.getDefiningOp();
-        def && matchPattern(def, m_Constant(&dense))) {
+        input == bodyInputs.end() && def &&
+        matchPattern(def, m_Constant(&dense))) {
       if (!dense.isSplat())
         return def->emitOpError()
                << "is a non-splat constant inside a kernel; pass it as a "
@@ -317,11 +361,10 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
       values.map(tensor, c);
       return c;
     }
-    auto it = llvm::find(bodyInputs, tensor);
-    if (it == bodyInputs.end())
+    if (input == bodyInputs.end())
       return emitError(tensor.getLoc()) << "kernel value is neither an input, "
                                            "a constant nor computed inside";
-    Value mem = flat[it - bodyInputs.begin()];
+    Value mem = flat[input - bodyInputs.begin()];
     ArrayRef<int64_t> in = tensorType(tensor).getShape();
     Value offset;
     if (in == shape) {
@@ -714,6 +757,426 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Loads `vec` consecutive elements along a dimension of input stride
+/// `stride` starting at `offset`: a scalar, one vector load (stride 1), or
+/// `vec` scalar loads assembled into a vector.
+Value loadRun(Emitter &e, Value flat, Value offset, int64_t vec,
+              int64_t stride, bool aligned) {
+  if (vec == 1)
+    return e.load(flat, offset);
+  Type elt = cast<MemRefType>(flat.getType()).getElementType();
+  auto type = VectorType::get({vec}, elt);
+  if (stride == 1 && aligned) {
+    auto load = vector::LoadOp::create(e.b, e.loc, type, flat,
+                                       ValueRange{offset});
+    int64_t bytes = vec * std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+    if (llvm::isPowerOf2_64(bytes))
+      load.setAlignment(bytes);
+    return load;
+  }
+  SmallVector<Value> parts;
+  for (int64_t k = 0; k < vec; ++k)
+    parts.push_back(e.load(flat, e.add(offset, e.idx(k * stride))));
+  return vector::FromElementsOp::create(e.b, e.loc, type, parts);
+}
+
+/// `if (cond) then() else otherwise()`, both yielding one value of `type`.
+Value emitSelect(Emitter &e, Value cond, Type type, function_ref<Value()> then,
+                 function_ref<Value()> otherwise) {
+  auto ifOp = scf::IfOp::create(e.b, e.loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(e.b);
+  e.b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(e.b, e.loc, then());
+  e.b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(e.b, e.loc, otherwise());
+  return ifOp.getResult(0);
+}
+
+/// Drops size-1 dimensions and merges neighbours that are contiguous in the
+/// input, so that index arithmetic and vector width see the real layout.
+StridedMap simplifyStridedMap(const StridedMap &map) {
+  StridedMap r;
+  r.base = map.base;
+  for (auto [size, stride] : llvm::zip(map.shape, map.strides)) {
+    if (size == 1)
+      continue;
+    if (!r.shape.empty() && r.strides.back() == stride * size) {
+      r.shape.back() *= size;
+      r.strides.back() = stride;
+      continue;
+    }
+    r.shape.push_back(size);
+    r.strides.push_back(stride);
+  }
+  if (r.shape.empty()) { // a single element (or none)
+    r.shape.push_back(product(map.shape));
+    r.strides.push_back(1);
+  }
+  return r;
+}
+} // namespace
+
+int64_t LowerOpsToGPUPass::moveWidth(Type elt) const {
+  int64_t vec = vectorWidth;
+  if (vec < 2 || !llvm::isPowerOf2_64(vec))
+    return 1;
+  int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+  while (vec > 1 && vec * bytes > 16)
+    vec /= 2;
+  return vec;
+}
+
+LogicalResult LowerOpsToGPUPass::lowerPerOutput(
+    Operation *op, StringRef kind, int64_t vec,
+    function_ref<FailureOr<Value>(Emitter &, ArrayRef<Value>, Value)>
+        emitItem) {
+  RankedTensorType outType = tensorType(op->getResult(0));
+  int64_t n = outType.getNumElements();
+  if (vec > 1 && n % vec != 0)
+    vec = 1;
+  int64_t items = n / vec;
+  int64_t block = std::min<int64_t>(
+      blockSize, llvm::alignTo(std::max<int64_t>(items, 1), waveSize));
+  int64_t grid = std::max<int64_t>(1, llvm::divideCeil(items, block));
+  gpu::GPUFuncOp func = createKernel(op, kind, op->getOperandTypes(),
+                                     op->getResultTypes(), grid, block);
+  Location loc = op->getLoc();
+  OpBuilder b(func.getBody().front().getTerminator());
+  Emitter e(b, loc);
+  SmallVector<Value> flat;
+  for (BlockArgument arg : func.getArguments())
+    flat.push_back(e.flatten(arg));
+  Value gid = e.add(
+      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
+      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  if (items == 0 || items % block != 0)
+    e.enterIf(e.lessThan(gid, items));
+  Value o = e.mul(gid, vec);
+  FailureOr<Value> v = emitItem(e, flat, o);
+  if (failed(v))
+    return failure();
+  Value out = flat.back();
+  if (vec > 1) {
+    auto store = vector::StoreOp::create(b, loc, *v, out, ValueRange{o});
+    Type elt = outType.getElementType();
+    int64_t bytes = vec * std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+    if (llvm::isPowerOf2_64(bytes))
+      store.setAlignment(bytes);
+  } else {
+    e.store(*v, out, o);
+  }
+  return success();
+}
+
+LogicalResult LowerOpsToGPUPass::lowerStrided(Operation *op, StringRef kind,
+                                              const StridedMap &given) {
+  StridedMap map = simplifyStridedMap(given);
+  Type elt = tensorType(op->getResult(0)).getElementType();
+  // A work-item covers `vec` consecutive output elements of one innermost
+  // row; they are consecutive in the input too when its stride is 1.
+  int64_t vec = moveWidth(elt);
+  if (map.shape.empty() || map.shape.back() % vec != 0)
+    vec = 1;
+  bool aligned = map.base % vec == 0 &&
+                 llvm::all_of(ArrayRef<int64_t>(map.strides).drop_back(),
+                              [&](int64_t s) { return s % vec == 0; });
+  return lowerPerOutput(
+      op, kind, vec,
+      [&](Emitter &e, ArrayRef<Value> flat, Value o) -> FailureOr<Value> {
+        SmallVector<int64_t> outStrides = rowMajorStrides(map.shape);
+        Value offset = e.idx(map.base);
+        for (size_t d = 0; d < map.shape.size(); ++d) {
+          Value c = e.div(o, outStrides[d]);
+          if (d > 0)
+            c = e.rem(c, map.shape[d]);
+          offset = e.add(offset, e.mul(c, map.strides[d]));
+        }
+        int64_t inner = map.strides.empty() ? 1 : map.strides.back();
+        return loadRun(e, flat[0], offset, vec, inner, aligned);
+      });
+}
+
+LogicalResult LowerOpsToGPUPass::lowerTranspose(TransposeOp op) {
+  ArrayRef<int64_t> in = tensorType(op.getInput()).getShape();
+  SmallVector<int64_t> inStrides = rowMajorStrides(in);
+  StridedMap map;
+  for (int64_t p : op.getPermutation()) {
+    map.shape.push_back(in[p]);
+    map.strides.push_back(inStrides[p]);
+  }
+  StridedMap simple = simplifyStridedMap(map);
+  // A transpose that moves the innermost input dimension: read and write
+  // through an LDS tile, so both sides are coalesced.
+  if (simple.shape.size() >= 2 && simple.strides.back() != 1 &&
+      tiledTranspose && simple.shape.back() >= 8 &&
+      simple.shape[llvm::find(simple.strides, 1) - simple.strides.begin()] >=
+          8)
+    return lowerTransposeTiled(op, simple);
+  return lowerStrided(op, "transpose", map);
+}
+
+LogicalResult LowerOpsToGPUPass::lowerSlice(SliceOp op) {
+  ArrayRef<int64_t> in = tensorType(op.getInput()).getShape();
+  ArrayRef<int64_t> out = tensorType(op.getResult()).getShape();
+  SmallVector<int64_t> inStrides = rowMajorStrides(in);
+  StridedMap map;
+  std::optional<ArrayRef<int64_t>> strides = op.getStrides();
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t step = strides ? (*strides)[d] : 1;
+    map.base += op.getOffsets()[d] * inStrides[d];
+    map.shape.push_back(out[d]);
+    map.strides.push_back(step * inStrides[d]);
+  }
+  return lowerStrided(op, "slice", map);
+}
+
+LogicalResult LowerOpsToGPUPass::lowerCopy(Operation *op, StringRef kind) {
+  StridedMap map;
+  map.shape.push_back(tensorType(op->getResult(0)).getNumElements());
+  map.strides.push_back(1);
+  return lowerStrided(op, kind, map);
+}
+
+LogicalResult LowerOpsToGPUPass::lowerConcat(ConcatOp op) {
+  RankedTensorType outType = tensorType(op.getResult());
+  ArrayRef<int64_t> shape = outType.getShape();
+  int64_t axis = int64_t(op.getAxis()); // I64Attr reads as uint64_t
+  if (axis < 0)
+    axis += outType.getRank();
+  // The output as rows of `rowLen`; input k fills columns
+  // [starts[k], starts[k] + lens[k]) of every row.
+  int64_t inner = product(shape.drop_front(axis + 1));
+  int64_t rowLen = shape[axis] * inner;
+  SmallVector<int64_t> starts, lens;
+  int64_t vec = moveWidth(outType.getElementType());
+  for (Value input : op.getInputs()) {
+    int64_t len = tensorType(input).getDimSize(axis) * inner;
+    starts.push_back(lens.empty() ? 0 : starts.back() + lens.back());
+    lens.push_back(len);
+    if (len % vec != 0)
+      vec = 1;
+  }
+  return lowerPerOutput(
+      op, "concat", vec,
+      [&](Emitter &e, ArrayRef<Value> flat, Value o) -> FailureOr<Value> {
+        Value row = e.div(o, rowLen);
+        Value col = e.rem(o, rowLen);
+        Type type = vec > 1 ? Type(VectorType::get({vec},
+                                                   outType.getElementType()))
+                            : outType.getElementType();
+        // The inputs that hold anything, the last one taking what is left.
+        SmallVector<size_t> parts;
+        for (size_t k = 0; k < lens.size(); ++k)
+          if (lens[k] > 0)
+            parts.push_back(k);
+        std::function<Value(size_t)> pick = [&](size_t i) -> Value {
+          size_t k = parts[i];
+          auto load = [&, k]() {
+            Value offset =
+                e.add(e.mul(row, lens[k]), e.sub(col, e.idx(starts[k])));
+            return loadRun(e, flat[k], offset, vec, 1, /*aligned=*/true);
+          };
+          if (i + 1 == parts.size())
+            return load();
+          return emitSelect(e, e.lessThan(col, starts[k] + lens[k]), type,
+                            load, [&, i]() { return pick(i + 1); });
+        };
+        if (parts.empty())
+          return constant(e.b, e.loc, type, 0.0); // an empty result
+        return pick(0);
+      });
+}
+
+LogicalResult LowerOpsToGPUPass::lowerGather(GatherOp op) {
+  ArrayRef<int64_t> data = tensorType(op.getData()).getShape();
+  RankedTensorType outType = tensorType(op.getResult());
+  int64_t axis = int64_t(op.getAxis()); // I64Attr reads as uint64_t
+  if (axis < 0)
+    axis += int64_t(data.size());
+  int64_t inner = product(data.drop_front(axis + 1));
+  int64_t extent = data[axis];
+  int64_t count = tensorType(op.getIndices()).getNumElements();
+  int64_t vec = moveWidth(outType.getElementType());
+  if (inner % vec != 0)
+    vec = 1;
+  return lowerPerOutput(
+      op, "gather", vec,
+      [&](Emitter &e, ArrayRef<Value> flat, Value o) -> FailureOr<Value> {
+        OpBuilder &b = e.b;
+        Location loc = e.loc;
+        // Output element o = [outer, j, r]: data[outer, indices[j], r].
+        Value r = e.rem(o, inner);
+        Value j = e.rem(e.div(o, inner), count);
+        Value outer = e.div(o, inner * count);
+        Value index = e.load(flat[1], j);
+        Type i64 = b.getI64Type();
+        if (index.getType() != i64)
+          index = arith::ExtSIOp::create(b, loc, i64, index);
+        auto c64 = [&](int64_t v) -> Value {
+          return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+        };
+        using P = arith::CmpIPredicate;
+        Value negative = arith::CmpIOp::create(b, loc, P::slt, index, c64(0));
+        index = arith::SelectOp::create(
+            b, loc, negative, arith::AddIOp::create(b, loc, index, c64(extent)),
+            index);
+        // After wrapping, [0, extent) is valid; anything else (including a
+        // still negative index) reads nothing.
+        Value valid = arith::CmpIOp::create(b, loc, P::ult, index,
+                                            c64(extent));
+        Type type = vec > 1 ? Type(VectorType::get({vec},
+                                                   outType.getElementType()))
+                            : outType.getElementType();
+        return emitSelect(
+            e, valid, type,
+            [&]() {
+              Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                   index);
+              Value offset = e.add(
+                  e.mul(e.add(e.mul(outer, extent), i), inner), r);
+              return loadRun(e, flat[0], offset, vec, 1, /*aligned=*/true);
+            },
+            [&]() { return constant(b, loc, type, 0.0); });
+      });
+}
+
+LogicalResult LowerOpsToGPUPass::lowerTransposeTiled(TransposeOp op,
+                                                     const StridedMap &map) {
+  // Output dimension `inner` (the last) is input dimension `p`; input
+  // dimension `q` (stride 1) is output dimension `q`. A workgroup of
+  // kTile x kRows work-items moves one kTile x kTile tile of (p, q) for one
+  // index of the other ("batch") dimensions: it reads rows of q
+  // (consecutive in the input) into LDS and writes rows of p (consecutive
+  // in the output) from it.
+  constexpr int64_t kTile = 32, kRows = 8;
+  ArrayRef<int64_t> shape = map.shape;
+  int64_t rank = shape.size(), p = rank - 1;
+  int64_t q = llvm::find(map.strides, 1) - map.strides.begin();
+  SmallVector<int64_t> outStrides = rowMajorStrides(shape);
+  SmallVector<int64_t> batchDims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != p && d != q)
+      batchDims.push_back(d);
+  int64_t tilesP = llvm::divideCeil(shape[p], kTile);
+  int64_t tilesQ = llvm::divideCeil(shape[q], kTile);
+  int64_t batches = 1;
+  for (int64_t d : batchDims)
+    batches *= shape[d];
+  int64_t block = kTile * kRows;
+  gpu::GPUFuncOp func =
+      createKernel(op, "transpose", op->getOperandTypes(),
+                   op->getResultTypes(), batches * tilesP * tilesQ, block);
+  Type elt = tensorType(op.getResult()).getElementType();
+  Location loc = op.getLoc();
+  auto workgroup = gpu::AddressSpaceAttr::get(&getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  // One element of padding per row: the column reads hit distinct banks.
+  // The leading dimension of one is the tile's slot for
+  // crest-insert-barriers: the four stores, all of slot 0, are then one
+  // cooperative copy (no WAW among them) and one barrier orders the loads.
+  Value lds = func.addWorkgroupAttribution(
+      MemRefType::get({1, kTile, kTile + 1}, elt, MemRefLayoutAttrInterface(),
+                      workgroup),
+      loc);
+  OpBuilder b(func.getBody().front().getTerminator());
+  Emitter e(b, loc);
+  Value src = e.flatten(func.getArgument(0));
+  Value dst = e.flatten(func.getArgument(1));
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tx = e.rem(tid, kTile), ty = e.div(tid, kTile);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value p0 = e.mul(e.rem(bid, tilesP), kTile);
+  Value q0 = e.mul(e.rem(e.div(bid, tilesP), tilesQ), kTile);
+  Value batch = e.div(bid, tilesP * tilesQ);
+  Value inBase = e.idx(map.base), outBase = e.idx(0);
+  int64_t step = 1;
+  for (int64_t d : llvm::reverse(batchDims)) {
+    Value c = e.rem(e.div(batch, step), shape[d]);
+    step *= shape[d];
+    inBase = e.add(inBase, e.mul(c, map.strides[d]));
+    outBase = e.add(outBase, e.mul(c, outStrides[d]));
+  }
+  auto inside = [&](Value pp, Value qq) -> Value {
+    return arith::AndIOp::create(b, loc, e.lessThan(pp, shape[p]),
+                                 e.lessThan(qq, shape[q]));
+  };
+  auto guarded = [&](Value cond, function_ref<void()> body) {
+    OpBuilder::InsertionGuard g(b);
+    e.enterIf(cond);
+    body();
+  };
+  // Top-level guarded accesses only: crest-insert-barriers places the one
+  // barrier between the LDS writes and the LDS reads.
+  for (int64_t k = 0; k < kTile; k += kRows) {
+    Value row = e.add(ty, e.idx(k));
+    Value pp = e.add(p0, row), qq = e.add(q0, tx);
+    guarded(inside(pp, qq), [&] {
+      Value v = e.load(src, e.add(inBase, e.add(e.mul(pp, map.strides[p]),
+                                                qq)));
+      memref::StoreOp::create(b, loc, v, lds, ValueRange{e.idx(0), row, tx});
+    });
+  }
+  for (int64_t k = 0; k < kTile; k += kRows) {
+    Value row = e.add(ty, e.idx(k));
+    Value pp = e.add(p0, tx), qq = e.add(q0, row);
+    guarded(inside(pp, qq), [&] {
+      Value v =
+          memref::LoadOp::create(b, loc, lds, ValueRange{e.idx(0), tx, row});
+      e.store(v, dst, e.add(outBase, e.add(e.mul(qq, outStrides[q]), pp)));
+    });
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshapes without a kernel
+//===----------------------------------------------------------------------===//
+
+/// The reshapes that get no kernel: the host planner makes each result an
+/// alias of its input's bytes (docs/Package.md). A returned reshape gets a
+/// copy kernel instead when those bytes already belong to a graph input, a
+/// weight, another result, or another returned alias of the same bytes.
+static DenseSet<Operation *> findAliasedReshapes(ModuleOp module) {
+  DenseSet<Operation *> aliased;
+  module.walk([&](FunctionOpInterface func) {
+    if (func.isExternal() || isa<gpu::GPUFuncOp>(func))
+      return;
+    DenseSet<Value> returned, claimed;
+    for (Block &block : func.getFunctionBody())
+      if (Operation *term = block.getTerminator();
+          term && term->getParentOp() == func.getOperation() &&
+          !isa_and_nonnull<CrestDialect>(term->getDialect()))
+        returned.insert(term->operand_begin(), term->operand_end());
+    // The value whose bytes a (chain of) aliased reshape(s) shows.
+    DenseMap<Value, Value> rootOf;
+    auto root = [&](Value v) { return rootOf.lookup(v) ? rootOf.lookup(v) : v; };
+    auto owned = [&](Value r) {
+      Operation *def = r.getDefiningOp();
+      return claimed.contains(r) || returned.contains(r) || !def ||
+             !isa_and_nonnull<CrestDialect>(def->getDialect());
+    };
+    func.walk([&](ReshapeOp op) {
+      if (op->getParentOfType<KernelOp>() || op->hasAttr("crest.launch"))
+        return;
+      Value r = root(op.getInput());
+      if (returned.contains(op.getResult())) {
+        if (owned(r))
+          return; // a copy kernel
+        claimed.insert(r);
+      }
+      rootOf[op.getResult()] = r;
+      aliased.insert(op);
+    });
+  });
+  return aliased;
+}
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -733,10 +1196,12 @@ void LowerOpsToGPUPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  DenseSet<Operation *> aliased = findAliasedReshapes(module);
   SmallVector<Operation *> work;
   module.walk([&](Operation *op) {
     if (!isa_and_nonnull<CrestDialect>(op->getDialect()) || isa<YieldOp>(op) ||
-        op->getParentOfType<KernelOp>() || op->hasAttr("crest.launch"))
+        op->getParentOfType<KernelOp>() || op->hasAttr("crest.launch") ||
+        aliased.contains(op))
       return;
     work.push_back(op);
   });
@@ -789,12 +1254,19 @@ void LowerOpsToGPUPass::runOnOperation() {
       result = lowerMean(op, hw);
     } else if (isa<MaxPool2DOp, AvgPool2DOp>(op)) {
       result = lowerPool(op);
+    } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+      result = lowerTranspose(transpose);
+    } else if (auto slice = dyn_cast<SliceOp>(op)) {
+      result = lowerSlice(slice);
+    } else if (auto concat = dyn_cast<ConcatOp>(op)) {
+      result = lowerConcat(concat);
+    } else if (auto gather = dyn_cast<GatherOp>(op)) {
+      result = lowerGather(gather);
+    } else if (isa<ReshapeOp>(op)) {
+      result = lowerCopy(op, "reshape");
     } else if (isa<ContractionOpInterface>(op)) {
       result = op->emitOpError()
-               << (isa<Conv2DOp>(op)
-                       ? "has no kernel generator yet; lower convolutions to "
-                         "matmuls first"
-                       : "has no crest.launch; run crest-lower-to-gpu first");
+               << "has no crest.launch; run crest-lower-to-gpu first";
     } else {
       result = op->emitOpError() << "has no GPU kernel lowering";
     }

@@ -39,6 +39,45 @@ using namespace crest;
 namespace {
 
 constexpr StringLiteral kKernelModuleName = "crest_kernels";
+/// Work-items per workgroup of the direct convolution kernel.
+constexpr int64_t kDirectConvBlockSize = 256;
+
+/// The shape of a crest.conv2d: input N x C x H x W, filter
+/// F x C/groups x KH x KW, output N x F x OH x OW.
+struct ConvGeometry {
+  int64_t n = 0, c = 0, h = 0, w = 0, f = 0, kh = 0, kw = 0, oh = 0, ow = 0;
+  int64_t strideH = 1, strideW = 1, padTop = 0, padLeft = 0, dilationH = 1,
+          dilationW = 1, groups = 1;
+
+  static ConvGeometry get(Conv2DOp op) {
+    ConvGeometry g;
+    ArrayRef<int64_t> in = op.getInput().getType().getShape();
+    ArrayRef<int64_t> fs = op.getFilter().getType().getShape();
+    ArrayRef<int64_t> out = op.getResult().getType().getShape();
+    g.n = in[0];
+    g.c = in[1];
+    g.h = in[2];
+    g.w = in[3];
+    g.f = fs[0];
+    g.kh = fs[2];
+    g.kw = fs[3];
+    g.oh = out[2];
+    g.ow = out[3];
+    g.strideH = op.getStrides()[0];
+    g.strideW = op.getStrides()[1];
+    g.padTop = op.getPads()[0];
+    g.padLeft = op.getPads()[1];
+    g.dilationH = op.getDilations()[0];
+    g.dilationW = op.getDilations()[1];
+    g.groups = op.getGroups();
+    return g;
+  }
+  /// A 1x1, stride-1, unpadded convolution: per image a plain GEMM.
+  bool isPointwise() const {
+    return kh == 1 && kw == 1 && strideH == 1 && strideW == 1 && padTop == 0 &&
+           padLeft == 0 && oh == h && ow == w;
+  }
+};
 
 /// Everything codegen needs to know about one kernel.
 struct KernelPlan {
@@ -63,6 +102,13 @@ struct KernelPlan {
   // Kernel interface: one memref per kernel input, then one per result.
   SmallVector<Value> inputs;  ///< tensors in the host function
   SmallVector<Value> results; ///< tensors yielded (host values)
+  // Convolutions (implicit GEMM when groups = 1, else the direct kernel).
+  ConvGeometry conv;
+  bool isConv = false;
+  /// The lhs is gathered from input patches (false for 1x1, stride 1,
+  /// unpadded convolutions, whose lhs is the input viewed as a transposed
+  /// C x H*W matrix per image).
+  bool gatherLhs = false;
 };
 
 /// Builds one kernel.
@@ -77,7 +123,18 @@ public:
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y);
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  /// 0 <= x < bound, for a signed (possibly negative) index x.
+  Value inRange(Value x, int64_t bound) {
+    return both(
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, x, idx(0)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, x, idx(bound)));
+  }
   Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, x, idx(y)); }
   Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, x, idx(y)); }
   Value lessThan(Value x, int64_t bound) {
@@ -118,10 +175,33 @@ private:
   Value loadFragment(bool isLhs, int64_t t, int64_t kOffset, Value step,
                      Value slot);
   Value mfma(Value a, Value b, Value acc);
+  /// `len` elements of the implicit-GEMM lhs of a convolution, row `row`
+  /// (an output pixel), K `k0`.. (channel, ky, kx), gathered from the input
+  /// with padding, stride and dilation; out-of-range taps read zero.
+  Value gatherPatch(Value row, Value k0, int64_t len);
+  /// Coordinates in the contraction's result of GEMM element (i, j).
+  SmallVector<Value> resultCoords(Value i, Value j);
 
   LogicalResult emitEpilogue(ValueRange accs, ArrayRef<Operation *> epilogue,
                              ArrayRef<Value> bodyInputs,
                              ArrayRef<Value> yielded);
+  /// Applies the epilogue to accumulator value `acc` of the result element
+  /// at `coords` and stores every yielded value there.
+  LogicalResult emitEpilogueElement(Value acc, ArrayRef<Value> coords,
+                                    ArrayRef<Operation *> epilogue,
+                                    ArrayRef<Value> bodyInputs,
+                                    ArrayRef<Value> yielded);
+
+public:
+  /// The direct kernel of a grouped or depthwise convolution: one work-item
+  /// per output element, f32 (acc type) accumulation over C/groups x KH x
+  /// KW, then the fused epilogue.
+  LogicalResult buildDirectConv(gpu::GPUFuncOp func, int64_t blockSize,
+                                ArrayRef<Operation *> epilogue,
+                                ArrayRef<Value> bodyInputs,
+                                ArrayRef<Value> yielded);
+
+private:
   FailureOr<Value> emitElementwise(Operation *op, ArrayRef<Value> operands,
                                    Type eltType);
   Value convert(Value v, Type to);
@@ -306,6 +386,8 @@ SmallVector<Value> KernelBuilder::loadTile(bool isLhs, Value step) {
         int64_t perRow = plan.tileK / copy.vec;
         Value gRow = add(base, div(c, perRow));
         Value gK = add(kBase, mul(rem(c, perRow), idx(copy.vec)));
+        if (isLhs && plan.gatherLhs)
+          return {gatherPatch(gRow, gK, copy.vec)};
         return {readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
                            copy.vec, /*alongRows=*/false,
                            lessThan(gRow, extent), inBounds)};
@@ -350,8 +432,7 @@ void KernelBuilder::storeTile(bool isLhs, ArrayRef<Value> loaded, Value slot) {
   Type elt = isLhs ? lhsElt() : rhsElt();
   int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
   int64_t eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
-  int64_t rowBytes =
-      cast<MemRefType>(lds.getType()).getDimSize(2) * eltBytes;
+  int64_t rowBytes = cast<MemRefType>(lds.getType()).getDimSize(2) * eltBytes;
   int64_t perChunk = copy.kContiguous ? 1 : copy.kRows;
   for (int64_t it = 0; it * threads < copy.chunks; ++it) {
     Value c = add(tid, idx(it * threads));
@@ -422,7 +503,8 @@ Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
     Value rowValid = lessThan(gRow, extent);
     bool inBounds = extent % (isLhs ? plan.tileM : plan.tileN) == 0 &&
                     plan.k % plan.tileK == 0;
-    frag = kContiguous
+    frag = isLhs && plan.gatherLhs ? gatherPatch(gRow, gK, plan.kpl)
+           : kContiguous
                ? readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
                             plan.kpl, /*alongRows=*/false, rowValid, inBounds)
                : readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
@@ -441,6 +523,53 @@ Value KernelBuilder::mfma(Value a, Value bv, Value acc) {
       b.getI32IntegerAttr(0), b.getI32IntegerAttr(0),
       amdgpu::MFMAPermBAttr::get(b.getContext(), amdgpu::MFMAPermB::none),
       plan.xf32 ? b.getUnitAttr() : UnitAttr());
+}
+
+Value KernelBuilder::gatherPatch(Value row, Value k0, int64_t len) {
+  const ConvGeometry &g = plan.conv;
+  Type elt = lhsElt();
+  Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
+  // The output pixel: image, row and column.
+  Value rowValid = lessThan(row, plan.m);
+  Value pixel = rem(row, g.oh * g.ow);
+  Value image = select(rowValid, div(row, g.oh * g.ow), idx(0));
+  Value iy0 = sub(mul(div(pixel, g.ow), idx(g.strideH)), idx(g.padTop));
+  Value ix0 = sub(mul(rem(pixel, g.ow), idx(g.strideW)), idx(g.padLeft));
+  int64_t taps = g.kh * g.kw;
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < len; ++e) {
+    // K index -> (channel, ky, kx); the tap's input position.
+    Value kk = add(k0, idx(e));
+    Value tap = rem(kk, taps);
+    Value iy = add(iy0, mul(div(tap, g.kw), idx(g.dilationH)));
+    Value ix = add(ix0, mul(rem(tap, g.kw), idx(g.dilationW)));
+    Value valid = both(both(rowValid, lessThan(kk, plan.k)),
+                       both(inRange(iy, g.h), inRange(ix, g.w)));
+    // Out-of-range taps load a valid address and are replaced by zero.
+    Value channel = select(valid, div(kk, taps), idx(0));
+    Value v = memref::LoadOp::create(b, lhsMem,
+                                     ValueRange{image, channel,
+                                                select(valid, iy, idx(0)),
+                                                select(valid, ix, idx(0))});
+    elements.push_back(select(valid, v, zero));
+  }
+  return vector::FromElementsOp::create(b, VectorType::get({len}, elt),
+                                        elements);
+}
+
+SmallVector<Value> KernelBuilder::resultCoords(Value i, Value j) {
+  if (!plan.isConv) {
+    auto type =
+        cast<RankedTensorType>(plan.contraction->getResult(0).getType());
+    if (type.getRank() == 3)
+      return {batchIdx, i, j};
+    return {i, j};
+  }
+  // Rows are output pixels (per image when the images are the batch).
+  const ConvGeometry &g = plan.conv;
+  Value image = plan.gatherLhs ? div(i, g.oh * g.ow) : batchIdx;
+  Value pixel = plan.gatherLhs ? rem(i, g.oh * g.ow) : i;
+  return {image, j, div(pixel, g.ow), rem(pixel, g.ow)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -581,10 +710,6 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
   const MmaInstruction &mma = *plan.mma;
   int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
   int64_t groupsPerTile = plan.waveSize / mma.n; // lane groups along rows
-  Value contractionResult = plan.contraction->getResult(0);
-  Type outElt =
-      cast<RankedTensorType>(contractionResult.getType()).getElementType();
-  int64_t numInputs = bodyInputs.size();
 
   for (int64_t ti = 0; ti < tilesM; ++ti) {
     for (int64_t tj = 0; tj < tilesN; ++tj) {
@@ -608,79 +733,82 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
           b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         }
         Value v = vector::ExtractOp::create(b, acc, r);
-        IRMapping values;
-        values.map(contractionResult, convert(v, outElt));
-        // Loads an element of an epilogue input, broadcast to (batch, i, j).
-        auto elementOf = [&](Value tensor) -> FailureOr<Value> {
-          if (Value mapped = values.lookupOrNull(tensor))
-            return mapped;
-          Operation *def = tensor.getDefiningOp();
-          DenseElementsAttr dense;
-          if (def && matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
-            Type elt = dense.getElementType();
-            Value c = arith::ConstantOp::create(
-                b, elt, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-            values.map(tensor, c);
-            return c;
-          }
-          auto it = llvm::find(bodyInputs, tensor);
-          if (it == bodyInputs.end())
-            return emitError(tensor.getLoc())
-                   << "epilogue operand is neither a kernel input, a splat "
-                      "constant nor computed in the epilogue";
-          Value mem = argMems[it - bodyInputs.begin()];
-          auto type = cast<MemRefType>(mem.getType());
-          int64_t rank = type.getRank();
-          SmallVector<Value> indices;
-          // Trailing dimensions align with (batch, i, j); size-1 dims
-          // broadcast.
-          Value coords[3] = {batchIdx, i, j};
-          int64_t resultRank =
-              cast<RankedTensorType>(contractionResult.getType()).getRank();
-          for (int64_t d = 0; d < rank; ++d) {
-            int64_t fromEnd = rank - 1 - d;
-            int64_t coordIdx = 2 - fromEnd;
-            if (type.getDimSize(d) == 1 || coordIdx < 0 ||
-                (resultRank == 2 && coordIdx == 0))
-              indices.push_back(idx(0));
-            else
-              indices.push_back(coords[coordIdx]);
-          }
-          Value loaded = memref::LoadOp::create(b, mem, indices);
-          values.map(tensor, loaded);
-          return loaded;
-        };
-        for (Operation *op : epilogue) {
-          if (matchPattern(op, m_Constant()))
-            continue;
-          SmallVector<Value> operands;
-          for (Value operand : op->getOperands()) {
-            FailureOr<Value> v = elementOf(operand);
-            if (failed(v))
-              return failure();
-            operands.push_back(*v);
-          }
-          Type elt = cast<RankedTensorType>(op->getResult(0).getType())
-                         .getElementType();
-          FailureOr<Value> result = emitElementwise(op, operands, elt);
-          if (failed(result))
-            return failure();
-          values.map(op->getResult(0), *result);
-        }
-        for (auto [index, value] : llvm::enumerate(yielded)) {
-          FailureOr<Value> v = elementOf(value);
-          if (failed(v))
-            return failure();
-          Value out = argMems[numInputs + index];
-          SmallVector<Value> indices;
-          if (cast<MemRefType>(out.getType()).getRank() == 3)
-            indices.push_back(batchIdx);
-          indices.push_back(i);
-          indices.push_back(j);
-          memref::StoreOp::create(b, *v, out, indices);
-        }
+        if (failed(emitEpilogueElement(v, resultCoords(i, j), epilogue,
+                                       bodyInputs, yielded)))
+          return failure();
       }
     }
+  }
+  return success();
+}
+
+LogicalResult KernelBuilder::emitEpilogueElement(Value acc,
+                                                 ArrayRef<Value> coords,
+                                                 ArrayRef<Operation *> epilogue,
+                                                 ArrayRef<Value> bodyInputs,
+                                                 ArrayRef<Value> yielded) {
+  Value contractionResult = plan.contraction->getResult(0);
+  Type outElt =
+      cast<RankedTensorType>(contractionResult.getType()).getElementType();
+  int64_t numInputs = bodyInputs.size();
+  IRMapping values;
+  values.map(contractionResult, convert(acc, outElt));
+  // Loads an element of an epilogue input, broadcast to `coords` (NumPy
+  // rules: trailing dimensions align, size-1 dimensions broadcast).
+  auto elementOf = [&](Value tensor) -> FailureOr<Value> {
+    if (Value mapped = values.lookupOrNull(tensor))
+      return mapped;
+    Operation *def = tensor.getDefiningOp();
+    DenseElementsAttr dense;
+    if (def && matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
+      Type elt = dense.getElementType();
+      Value c = arith::ConstantOp::create(
+          b, elt, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      values.map(tensor, c);
+      return c;
+    }
+    auto it = llvm::find(bodyInputs, tensor);
+    if (it == bodyInputs.end())
+      return emitError(tensor.getLoc())
+             << "epilogue operand is neither a kernel input, a splat "
+                "constant nor computed in the epilogue";
+    Value mem = argMems[it - bodyInputs.begin()];
+    auto type = cast<MemRefType>(mem.getType());
+    int64_t rank = type.getRank(), resultRank = coords.size();
+    SmallVector<Value> indices;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t coord = resultRank - rank + d;
+      if (type.getDimSize(d) == 1 || coord < 0)
+        indices.push_back(idx(0));
+      else
+        indices.push_back(coords[coord]);
+    }
+    Value loaded = memref::LoadOp::create(b, mem, indices);
+    values.map(tensor, loaded);
+    return loaded;
+  };
+  for (Operation *op : epilogue) {
+    if (matchPattern(op, m_Constant()))
+      continue;
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> v = elementOf(operand);
+      if (failed(v))
+        return failure();
+      operands.push_back(*v);
+    }
+    Type elt =
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    FailureOr<Value> result = emitElementwise(op, operands, elt);
+    if (failed(result))
+      return failure();
+    values.map(op->getResult(0), *result);
+  }
+  for (auto [index, value] : llvm::enumerate(yielded)) {
+    FailureOr<Value> v = elementOf(value);
+    if (failed(v))
+      return failure();
+    memref::StoreOp::create(b, *v, argMems[numInputs + index], coords);
   }
   return success();
 }
@@ -702,6 +830,15 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
   ContractionOpInterface contraction = plan.contraction;
   lhsMem = argMems[inputIndex(contraction.getLhs())];
   rhsMem = argMems[inputIndex(contraction.getRhs())];
+  if (plan.isConv) {
+    // The filter as F x (C * KH * KW); a pointwise convolution's input as
+    // N x C x (H * W).
+    rhsMem = memref::CollapseShapeOp::create(
+        b, rhsMem, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    if (!plan.gatherLhs)
+      lhsMem = memref::CollapseShapeOp::create(
+          b, lhsMem, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  }
   if (plan.shareLds) {
     ldsLhs = func.getWorkgroupAttributions()[0];
     ldsRhs = func.getWorkgroupAttributions()[1];
@@ -740,11 +877,10 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
     }
 
   // With split-K, wave slice s runs the K steps s, s + splitK, ...
-  auto loop =
-      plan.splitK > 1
-          ? scf::ForOp::create(b, kSlice, idx(steps), idx(plan.splitK),
-                               initAccs)
-          : scf::ForOp::create(b, idx(0), idx(steps), idx(1), initAccs);
+  auto loop = plan.splitK > 1
+                  ? scf::ForOp::create(b, kSlice, idx(steps), idx(plan.splitK),
+                                       initAccs)
+                  : scf::ForOp::create(b, idx(0), idx(steps), idx(1), initAccs);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -786,8 +922,8 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
       auto none = amdgpu::sched_barrier_opt_enum::none;
       amdgpu::SchedBarrierOp::create(b, none);
       amdgpu::MemoryCounterWaitOp::create(b, IntegerAttr(), IntegerAttr(),
-                                          b.getI32IntegerAttr(0),
-                                          IntegerAttr(), IntegerAttr());
+                                          b.getI32IntegerAttr(0), IntegerAttr(),
+                                          IntegerAttr());
     }
     for (int64_t kk = 0, s = 0; kk < plan.tileK; kk += mma.k, ++s) {
       if (!ahead)
@@ -802,8 +938,7 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
         Value aheadStep = arith::MinUIOp::create(b, ahead, idx(steps - 1));
         aheadLhs = loadTile(true, aheadStep);
         aheadRhs = loadTile(false, aheadStep);
-        amdgpu::SchedBarrierOp::create(b,
-                                       amdgpu::sched_barrier_opt_enum::none);
+        amdgpu::SchedBarrierOp::create(b, amdgpu::sched_barrier_opt_enum::none);
       }
     }
     if (ahead) {
@@ -815,6 +950,14 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
       Value aheadSlot = rem(ahead, stages);
       storeTile(true, aheadLhs, aheadSlot);
       storeTile(false, aheadRhs, aheadSlot);
+      // Wait for the LDS writes here, before the loop's barrier: LLVM's
+      // waitcnt insertion may drop the wait the barrier's release fence
+      // implies when the writes sit in this conditional block at the end
+      // of the loop (seen with gathered convolution tiles on gfx942; the
+      // emulator reports the unwaited write).
+      amdgpu::MemoryCounterWaitOp::create(b, IntegerAttr(), IntegerAttr(),
+                                          b.getI32IntegerAttr(0), IntegerAttr(),
+                                          IntegerAttr());
     }
     scf::YieldOp::create(b, accs);
   }
@@ -860,11 +1003,122 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
   return success();
 }
 
+LogicalResult KernelBuilder::buildDirectConv(gpu::GPUFuncOp func,
+                                             int64_t blockSize,
+                                             ArrayRef<Operation *> epilogue,
+                                             ArrayRef<Value> bodyInputs,
+                                             ArrayRef<Value> yielded) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  for (BlockArgument arg : func.getArguments())
+    argMems.push_back(arg);
+  auto conv =
+      cast<Conv2DOp>(ContractionOpInterface(plan.contraction).getOperation());
+  auto inputIndex = [&](Value v) {
+    return llvm::find(bodyInputs, v) - bodyInputs.begin();
+  };
+  Value input = argMems[inputIndex(conv.getInput())];
+  Value filter = argMems[inputIndex(conv.getFilter())];
+  const ConvGeometry &g = plan.conv;
+  Type acc = plan.accType;
+  int64_t channelsPerGroup = g.c / g.groups, filtersPerGroup = g.f / g.groups;
+  int64_t total = g.n * g.f * g.oh * g.ow;
+
+  // One work-item per output element, in NCHW order (consecutive lanes
+  // read consecutive input columns).
+  Value id =
+      add(mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(blockSize)),
+          gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  auto inside = scf::IfOp::create(b, lessThan(id, total), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  Value ox = rem(id, g.ow);
+  Value rest = div(id, g.ow);
+  Value oy = rem(rest, g.oh);
+  rest = div(rest, g.oh);
+  Value f = rem(rest, g.f);
+  Value image = div(rest, g.f);
+  Value firstChannel = mul(div(f, filtersPerGroup), idx(channelsPerGroup));
+  Value iy0 = sub(mul(oy, idx(g.strideH)), idx(g.padTop));
+  Value ix0 = sub(mul(ox, idx(g.strideW)), idx(g.padLeft));
+  Value zeroIn =
+      arith::ConstantOp::create(b, lhsElt(), b.getZeroAttr(lhsElt()));
+
+  // sum += x[image][channel][iy][ix] * w[f][c][ky][kx] over the window;
+  // taps in the padding read zero (from a valid address).
+  auto tap = [&](Value sum, Value c, Value ky, Value kx) -> Value {
+    Value iy = add(iy0, mul(ky, idx(g.dilationH)));
+    Value ix = add(ix0, mul(kx, idx(g.dilationW)));
+    Value valid = both(inRange(iy, g.h), inRange(ix, g.w));
+    Value x = memref::LoadOp::create(b, input,
+                                     ValueRange{image, add(firstChannel, c),
+                                                select(valid, iy, idx(0)),
+                                                select(valid, ix, idx(0))});
+    x = select(valid, x, zeroIn);
+    Value w = memref::LoadOp::create(b, filter, ValueRange{f, c, ky, kx});
+    Value product =
+        isa<FloatType>(acc)
+            ? arith::MulFOp::create(b, convert(x, acc), convert(w, acc))
+                  .getResult()
+            : arith::MulIOp::create(b, convert(x, acc), convert(w, acc))
+                  .getResult();
+    return isa<FloatType>(acc)
+               ? arith::AddFOp::create(b, sum, product).getResult()
+               : arith::AddIOp::create(b, sum, product).getResult();
+  };
+  // The window: unrolled up to 7x7, else loops.
+  auto window = [&](Value sum, Value c) -> Value {
+    if (g.kh * g.kw <= 49) {
+      for (int64_t ky = 0; ky < g.kh; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx)
+          sum = tap(sum, c, idx(ky), idx(kx));
+      return sum;
+    }
+    auto rows = scf::ForOp::create(b, idx(0), idx(g.kh), idx(1), sum);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rows.getBody());
+    auto cols = scf::ForOp::create(b, idx(0), idx(g.kw), idx(1),
+                                   rows.getRegionIterArgs()[0]);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(cols.getBody());
+      scf::YieldOp::create(b,
+                           tap(cols.getRegionIterArgs()[0], c,
+                               rows.getInductionVar(), cols.getInductionVar()));
+    }
+    scf::YieldOp::create(b, cols.getResult(0));
+    return rows.getResult(0);
+  };
+  Value sum = arith::ConstantOp::create(b, acc, b.getZeroAttr(acc));
+  if (channelsPerGroup == 1) {
+    sum = window(sum, idx(0));
+  } else {
+    auto channels =
+        scf::ForOp::create(b, idx(0), idx(channelsPerGroup), idx(1), sum);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(channels.getBody());
+    scf::YieldOp::create(
+        b, window(channels.getRegionIterArgs()[0], channels.getInductionVar()));
+    b.setInsertionPointAfter(channels);
+    sum = channels.getResult(0);
+  }
+  Value coords[] = {image, f, oy, ox};
+  if (failed(emitEpilogueElement(sum, coords, epilogue, bodyInputs, yielded)))
+    return failure();
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Grouped and depthwise convolutions run as direct kernels.
+bool needsDirectKernel(ContractionOpInterface op) {
+  auto conv = dyn_cast<Conv2DOp>(op.getOperation());
+  return conv && conv.getGroups() != 1;
+}
+
 class LowerToGPUPass
     : public crest::impl::CrestLowerToGPUPassBase<LowerToGPUPass> {
 public:
@@ -900,10 +1154,13 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
     return op->emitOpError()
            << "codegen supports single-block MFMA instructions in wave64; "
            << p.mma->mnemonic << " is not one";
-  if (isa<Conv2DOp>(op.getOperation()))
+  if (auto conv = dyn_cast<Conv2DOp>(op.getOperation());
+      conv && conv.getGroups() != 1)
     return op->emitOpError()
-           << "convolutions are not lowered to kernels yet; lower them to "
-              "matmuls first";
+           << "has groups = " << conv.getGroups()
+           << " and a #crest.config; only convolutions with groups = 1 run "
+              "as implicit GEMMs on matrix instructions (grouped and "
+              "depthwise ones get a direct kernel without a config)";
   if (config.getSplitK() > 1 && config.getScope() != SyncScope::Wavefront)
     return op->emitOpError()
            << "split_k = " << config.getSplitK()
@@ -914,8 +1171,8 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
       bytes > p.chip->ldsBytesPerWorkgroup)
     return op->emitOpError()
            << "split_k = " << config.getSplitK() << " needs " << bytes
-           << " bytes of LDS for the partial sums; " << p.chip->name
-           << " has " << p.chip->ldsBytesPerWorkgroup << " per workgroup";
+           << " bytes of LDS for the partial sums; " << p.chip->name << " has "
+           << p.chip->ldsBytesPerWorkgroup << " per workgroup";
   SmallVector<int64_t, 4> shape = op.getGemmShape();
   p.batch = shape[0];
   p.m = shape[1];
@@ -939,6 +1196,30 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.shareLds = config.getScope() == SyncScope::Workgroup;
   p.kpl = p.mma->m * p.mma->k / p.waveSize;
   p.accPerLane = p.mma->getAccElementsPerLane(p.waveSize);
+  if (auto conv = dyn_cast<Conv2DOp>(op.getOperation())) {
+    // Implicit GEMM: rows are output pixels, columns filters, K runs over
+    // (channel, ky, kx). The filter is the rhs viewed as F x K, i.e. a
+    // transposed (K-contiguous) rhs.
+    ConvGeometry &g = p.conv;
+    g = ConvGeometry::get(conv);
+    p.isConv = true;
+    p.transposeRhs = true;
+    p.rhsType = RankedTensorType::get({g.f, g.c * g.kh * g.kw},
+                                      p.rhsType.getElementType());
+    Type inElt = p.lhsType.getElementType();
+    if (g.isPointwise()) {
+      // Per image, A is the input viewed as C x (H * W): a transposed lhs;
+      // the images are the grid's Z dimension.
+      p.batch = g.n;
+      p.m = g.h * g.w;
+      p.transposeLhs = true;
+      p.lhsType = RankedTensorType::get({g.n, g.c, g.h * g.w}, inElt);
+    } else {
+      p.batch = 1;
+      p.m = g.n * g.oh * g.ow;
+      p.gatherLhs = true;
+    }
+  }
   return p;
 }
 
@@ -947,7 +1228,23 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                     ConfigAttr config, TargetAttr target,
                                     gpu::GPUModuleOp kernels,
                                     SymbolTable &symbols, unsigned &counter) {
-  FailureOr<KernelPlan> planOr = plan(anchor, op, config, target);
+  // Grouped and depthwise convolutions get the direct kernel (no config).
+  auto conv = dyn_cast<Conv2DOp>(op.getOperation());
+  bool direct = conv && conv.getGroups() != 1 && !config;
+  FailureOr<KernelPlan> planOr = KernelPlan();
+  if (direct) {
+    planOr->anchor = anchor;
+    planOr->contraction = op;
+    planOr->chip = target.getChipInfo();
+    planOr->waveSize = target.getEffectiveWaveSize();
+    planOr->accType = op.getPrecision().getAcc();
+    planOr->isConv = true;
+    planOr->conv = ConvGeometry::get(conv);
+    planOr->lhsType = cast<RankedTensorType>(conv.getInput().getType());
+    planOr->rhsType = cast<RankedTensorType>(conv.getFilter().getType());
+  } else {
+    planOr = plan(anchor, op, config, target);
+  }
   if (failed(planOr))
     return failure();
   KernelPlan &p = *planOr;
@@ -974,11 +1271,16 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     yielded = {op->getResult(0)};
     resultTypes = {op->getResult(0).getType()};
   }
-  // Results must be [batch,] M x N tensors.
+  // Results must be [batch,] M x N tensors (a convolution's N x F x OH x
+  // OW).
   for (Type t : resultTypes) {
     auto type = cast<RankedTensorType>(t);
     ArrayRef<int64_t> s = type.getShape();
-    if (s.size() < 2 || s[s.size() - 2] != p.m || s.back() != p.n)
+    bool matches =
+        p.isConv
+            ? s == cast<RankedTensorType>(op->getResult(0).getType()).getShape()
+            : s.size() >= 2 && s[s.size() - 2] == p.m && s.back() == p.n;
+    if (!matches)
       return anchor->emitOpError()
              << "kernel results must have the contraction's output shape";
   }
@@ -998,7 +1300,7 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                        MemRefLayoutAttrInterface(), global));
   }
   SmallVector<Type> ldsTypes;
-  if (p.shareLds) {
+  if (!direct && p.shareLds) {
     // Pad each K row by 16 bytes so consecutive rows start in different
     // banks.
     unsigned lhsBytes = std::max(1u, p.lhsType.getElementTypeBitWidth() / 8);
@@ -1011,7 +1313,7 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                        p.rhsType.getElementType(),
                                        MemRefLayoutAttrInterface(), workgroup));
   }
-  if (p.splitK > 1) {
+  if (!direct && p.splitK > 1) {
     // The partial accumulators of K slices 1..splitK-1, per wave of a
     // slice, per MMA tile, lane-major so each lane's registers are one
     // 16-byte-aligned vector.
@@ -1033,19 +1335,29 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
   auto func = gpu::GPUFuncOp::create(outer, anchor->getLoc(), name, funcType,
                                      ldsTypes, TypeRange{});
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), outer.getUnitAttr());
-  int64_t threads = p.wavesM * p.wavesN * p.splitK * p.waveSize;
+  int64_t threads = direct ? kDirectConvBlockSize
+                           : p.wavesM * p.wavesN * p.splitK * p.waveSize;
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
   symbols.insert(func);
 
   ImplicitLocOpBuilder b(anchor->getLoc(), ctx);
   KernelBuilder builder(p, b);
-  if (failed(builder.build(func, epilogue, bodyInputs, yielded)))
+  if (failed(direct ? builder.buildDirectConv(func, threads, epilogue,
+                                              bodyInputs, yielded)
+                    : builder.build(func, epilogue, bodyInputs, yielded)))
     return failure();
 
   // Launch geometry for the host planner.
-  int64_t gridX = llvm::divideCeil(p.n, p.tileN);
-  int64_t gridY = llvm::divideCeil(p.m, p.tileM);
+  int64_t gridX = 0, gridY = 1;
+  if (direct) {
+    const ConvGeometry &g = p.conv;
+    p.batch = 1;
+    gridX = llvm::divideCeil(g.n * g.f * g.oh * g.ow, threads);
+  } else {
+    gridX = llvm::divideCeil(p.n, p.tileN);
+    gridY = llvm::divideCeil(p.m, p.tileM);
+  }
   NamedAttrList launch;
   launch.append("kernel",
                 SymbolRefAttr::get(ctx, kKernelModuleName,
@@ -1076,6 +1388,10 @@ void LowerToGPUPass::runOnOperation() {
         return; // elementwise/reduction groups have their own lowering
       ConfigAttr config =
           kernel.getConfigAttr() ? kernel.getConfigAttr() : c.getConfigAttr();
+      if (!config && needsDirectKernel(c)) {
+        work.emplace_back(kernel, c, config);
+        return;
+      }
       if (!config) {
         c->emitOpError() << "has no #crest.config; run crest-select-config "
                             "first";
@@ -1088,6 +1404,10 @@ void LowerToGPUPass::runOnOperation() {
     auto c = dyn_cast<ContractionOpInterface>(op);
     if (!c || op->getParentOfType<KernelOp>())
       return;
+    if (!c.getConfigAttr() && needsDirectKernel(c)) {
+      work.emplace_back(op, c, ConfigAttr());
+      return;
+    }
     if (!c.getConfigAttr()) {
       c->emitOpError() << "has no #crest.config; run crest-select-config "
                           "first";

@@ -153,6 +153,13 @@ static llvm::json::Object attrsToJson(Operation *op) {
       continue;
     object[named.getName().getValue()] = attrToJson(named.getValue());
   }
+  // Defaults the printed form omits, written out so that the reference
+  // evaluator needs no knowledge of them.
+  if (auto gather = dyn_cast<GatherOp>(op))
+    object["axis"] = int64_t(gather.getAxis()); // I64Attr reads as uint64_t
+  if (auto slice = dyn_cast<SliceOp>(op); slice && !slice.getStrides())
+    object["strides"] = llvm::json::Array(
+        SmallVector<int64_t>(slice.getOffsets().size(), 1));
   return object;
 }
 
@@ -252,8 +259,22 @@ private:
   /// and duplicate names.
   FailureOr<uint32_t> addValue(Operation *op, Type type, std::string name,
                                pkg::ValueKind kind, StringRef what);
-  FailureOr<uint32_t> addWeight(arith::ConstantOp constant);
+  /// A weight holding `constant`'s bytes as `result` (the constant itself,
+  /// or an aliased reshape of it: the same bytes in another shape).
+  FailureOr<uint32_t> addWeight(arith::ConstantOp constant, Value result);
+  FailureOr<uint32_t> addWeight(arith::ConstantOp constant) {
+    return addWeight(constant, constant.getResult());
+  }
   LogicalResult addLaunch(Operation *op, DictionaryAttr launch);
+  /// A reshape without a kernel: its result shows its input's bytes.
+  LogicalResult addAlias(ReshapeOp op);
+  /// The value whose bytes `id` shows (itself unless an alias).
+  uint32_t aliasRoot(uint32_t id) const {
+    for (auto it = aliasOf.find(id); it != aliasOf.end();
+         it = aliasOf.find(id))
+      id = it->second;
+    return id;
+  }
   LogicalResult addNodes(Operation *op);
   FailureOr<uint32_t> lookupKernel(Operation *op, SymbolRefAttr symbol,
                                    std::string description);
@@ -266,7 +287,12 @@ private:
   DenseMap<Value, uint32_t> ids;
   llvm::StringSet<> names;
   std::map<std::pair<size_t, std::string>, uint32_t> kernelIds;
-  unsigned weightCount = 0, referenceCount = 0;
+  /// Alias value -> the value it reshapes.
+  DenseMap<uint32_t, uint32_t> aliasOf;
+  /// Constants (and aliased reshapes of them) that become a weight only in
+  /// the shape their first non-reshape user needs.
+  DenseMap<Value, arith::ConstantOp> pendingWeights;
+  unsigned weightCount = 0, referenceCount = 0, aliasCount = 0;
 };
 } // namespace
 
@@ -310,12 +336,13 @@ FailureOr<uint32_t> Planner::addValue(Operation *op, Type type,
   return uint32_t(package.manifest.values.size() - 1);
 }
 
-FailureOr<uint32_t> Planner::addWeight(arith::ConstantOp constant) {
+FailureOr<uint32_t> Planner::addWeight(arith::ConstantOp constant,
+                                       Value result) {
   auto elements = dyn_cast<ElementsAttr>(constant.getValue());
   if (!elements)
     return constant.emitError() << "only tensor constants can become weights";
   std::string name = "weight" + std::to_string(weightCount++);
-  FailureOr<uint32_t> id = addValue(constant, constant.getType(), name,
+  FailureOr<uint32_t> id = addValue(constant, result.getType(), name,
                                     pkg::ValueKind::Weight, "weight");
   if (failed(id))
     return failure();
@@ -328,8 +355,48 @@ FailureOr<uint32_t> Planner::addWeight(arith::ConstantOp constant) {
   if (failed(appendWeightBytes(constant, elements, value.type, weights)))
     return failure();
   value.weightSize = weights.size() - value.weightOffset;
-  ids[constant.getResult()] = *id;
+  ids[result] = *id;
   return id;
+}
+
+/// Whether `op` is a reshape the host planner aliases (no kernel).
+static bool isAliasedReshape(Operation *op) {
+  return isa<ReshapeOp>(op) && !op->hasAttr("crest.launch");
+}
+
+/// Whether every user of `v` is an aliased reshape (and there is one).
+static bool onlyReshaped(Value v) {
+  return !v.use_empty() &&
+         llvm::all_of(v.getUsers(), [](Operation *user) {
+           return isAliasedReshape(user) && !user->getParentOfType<KernelOp>();
+         });
+}
+
+LogicalResult Planner::addAlias(ReshapeOp op) {
+  Value input = op.getInput(), result = op.getResult();
+  // A reshaped constant is a weight of the new shape; the constant's own
+  // shape becomes a weight only if something else reads it.
+  if (auto pending = pendingWeights.find(input);
+      pending != pendingWeights.end()) {
+    arith::ConstantOp constant = pending->second;
+    if (onlyReshaped(result)) {
+      pendingWeights[result] = constant;
+      return success();
+    }
+    return addWeight(constant, result);
+  }
+  auto it = ids.find(input);
+  if (it == ids.end())
+    return op.emitError() << "the input of this reshape is not a graph "
+                             "input, a weight or the result of a launched op";
+  FailureOr<uint32_t> id =
+      addValue(op, result.getType(), "alias" + std::to_string(aliasCount++),
+               pkg::ValueKind::Intermediate, "result");
+  if (failed(id))
+    return failure();
+  aliasOf[*id] = it->second;
+  ids[result] = *id;
+  return addNodes(op);
 }
 
 FailureOr<uint32_t> Planner::lookupKernel(Operation *op, SymbolRefAttr symbol,
@@ -510,22 +577,35 @@ LogicalResult Planner::addNodes(Operation *op) {
 
 void Planner::planIntermediateBuffers() {
   pkg::Manifest &m = package.manifest;
-  // Live ranges of intermediates: from the launch that writes them to the
-  // last one that reads them.
-  std::vector<uint32_t> intermediates;
-  std::vector<LiveRange> ranges;
-  DenseMap<uint32_t, size_t> slot;
+  // An alias and the value it shows are one storage class, planned by
+  // their root; a class holding an input, an output or a weight (at most
+  // one, see run()) lives in that value's own buffer.
+  DenseMap<uint32_t, uint32_t> ownedBuffer; // root -> buffer
   for (auto [id, value] : llvm::enumerate(m.values)) {
-    if (value.kind == pkg::ValueKind::Reference)
+    if (value.kind == pkg::ValueKind::Reference ||
+        value.kind == pkg::ValueKind::Intermediate)
       continue;
-    if (value.kind != pkg::ValueKind::Intermediate) {
-      // Inputs, outputs and weights own their buffer.
-      value.buffer = uint32_t(m.buffers.size());
-      m.buffers.push_back({std::max<uint64_t>(value.type.getByteSize(), 1)});
+    value.buffer = uint32_t(m.buffers.size());
+    ownedBuffer[aliasRoot(uint32_t(id))] = *value.buffer;
+    m.buffers.push_back({std::max<uint64_t>(value.type.getByteSize(), 1)});
+  }
+  // Live ranges of the other classes: from the launch that writes the root
+  // to the last one that reads any of its aliases.
+  std::vector<uint32_t> roots;
+  std::vector<LiveRange> ranges;
+  DenseMap<uint32_t, size_t> slot; // root -> index in ranges
+  for (auto [id, value] : llvm::enumerate(m.values)) {
+    if (value.kind != pkg::ValueKind::Intermediate)
+      continue;
+    uint32_t root = aliasRoot(uint32_t(id));
+    if (auto owned = ownedBuffer.find(root); owned != ownedBuffer.end()) {
+      value.buffer = owned->second;
       continue;
     }
-    slot[uint32_t(id)] = ranges.size();
-    intermediates.push_back(uint32_t(id));
+    if (slot.count(root))
+      continue;
+    slot[root] = ranges.size();
+    roots.push_back(root);
     LiveRange range;
     range.bytes = std::max<uint64_t>(value.type.getByteSize(), 1);
     range.first = m.launches.size();
@@ -533,7 +613,7 @@ void Planner::planIntermediateBuffers() {
   }
   for (auto [i, launch] : llvm::enumerate(m.launches)) {
     for (uint32_t id : launch.args) {
-      auto it = slot.find(id);
+      auto it = slot.find(aliasRoot(id));
       if (it == slot.end())
         continue;
       LiveRange &range = ranges[it->second];
@@ -546,8 +626,11 @@ void Planner::planIntermediateBuffers() {
   uint32_t base = uint32_t(m.buffers.size());
   for (uint64_t size : sizes)
     m.buffers.push_back({size});
-  for (auto [i, id] : llvm::enumerate(intermediates))
-    m.values[id].buffer = base + assignment[i];
+  for (auto [id, value] : llvm::enumerate(m.values)) {
+    if (value.kind != pkg::ValueKind::Intermediate || value.buffer)
+      continue;
+    value.buffer = base + assignment[slot.lookup(aliasRoot(uint32_t(id)))];
+  }
 }
 
 FailureOr<pkg::Package> Planner::run() {
@@ -587,7 +670,14 @@ FailureOr<pkg::Package> Planner::run() {
       continue;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      if (failed(addWeight(constant)))
+      if (onlyReshaped(constant.getResult()))
+        pendingWeights[constant.getResult()] = constant;
+      else if (failed(addWeight(constant)))
+        return failure();
+      continue;
+    }
+    if (isAliasedReshape(&op)) {
+      if (ok && failed(addAlias(cast<ReshapeOp>(op))))
         return failure();
       continue;
     }
@@ -636,6 +726,27 @@ FailureOr<pkg::Package> Planner::run() {
              << "', which is already result #"
              << llvm::find(m.outputs, it->second) - m.outputs.begin()
              << "; packages have no copy launch";
+    // An alias shows another value's bytes: those of an intermediate may
+    // become this result's, those of an input, a weight or another result
+    // may not (crest-lower-ops-to-gpu gives such a reshape a copy kernel).
+    uint32_t root = aliasRoot(it->second);
+    const pkg::Value &rootValue = m.values[root];
+    auto holder = llvm::find_if(
+        m.outputs, [&](uint32_t out) { return aliasRoot(out) == root; });
+    if (rootValue.kind != pkg::ValueKind::Intermediate ||
+        holder != m.outputs.end()) {
+      std::string owner =
+          holder != m.outputs.end()
+              ? "result #" + std::to_string(holder - m.outputs.begin())
+          : rootValue.kind == pkg::ValueKind::Input
+              ? "graph input '" + rootValue.name + "'"
+              : "weight '" + rootValue.name + "'";
+      return ret.emitError()
+             << "result #" << i << " shares its bytes with " << owner
+             << " through a reshape without a kernel; run "
+                "crest-lower-ops-to-gpu, which gives such a reshape a copy "
+                "kernel";
+    }
     std::string name = "output" + std::to_string(i);
     if (auto attr = graph.getResultAttrOfType<StringAttr>(i, "crest.name"))
       name = attr.getValue().str();

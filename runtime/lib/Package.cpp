@@ -777,9 +777,58 @@ static Error validateManifest(const Manifest &manifest,
     }
   }
 
-  // Buffer sharing: inputs, outputs and weights own their buffer; two
-  // intermediates may share bytes only if their live ranges (first to last
-  // launch that names them) are disjoint.
+  // Aliases: the output of a `reshape` node with exactly its input's bytes
+  // (same buffer, offset and size) shows the input's storage. An alias and
+  // the value it shows are one storage class: they may share bytes, the
+  // class is live from the first to the last launch naming any member, and
+  // at most one member is an input, output or weight (which owns the
+  // buffer).
+  std::vector<uint32_t> aliasRoot(valueCount);
+  for (uint32_t id = 0; id < valueCount; ++id)
+    aliasRoot[id] = id;
+  auto findRoot = [&](uint32_t id) {
+    while (aliasRoot[id] != id)
+      id = aliasRoot[id] = aliasRoot[aliasRoot[id]];
+    return id;
+  };
+  for (const Node &node : manifest.graph) {
+    if (node.op != "reshape" || node.inputs.size() != 1 ||
+        node.outputs.size() != 1 || node.inputs[0] >= valueCount ||
+        node.outputs[0] >= valueCount)
+      continue;
+    const Value &in = manifest.values[node.inputs[0]];
+    const Value &out = manifest.values[node.outputs[0]];
+    if (in.buffer && out.buffer && *in.buffer == *out.buffer &&
+        in.bufferOffset == out.bufferOffset &&
+        byteSizes[node.inputs[0]] == byteSizes[node.outputs[0]])
+      aliasRoot[findRoot(node.outputs[0])] = findRoot(node.inputs[0]);
+  }
+  std::vector<size_t> classFirst(valueCount, kNever), classLast(valueCount, 0);
+  std::vector<int64_t> classOwner(valueCount, -1);
+  for (uint32_t id = 0; id < valueCount; ++id) {
+    uint32_t root = findRoot(id);
+    classFirst[root] = std::min(classFirst[root], firstUse[id]);
+    if (firstUse[id] != kNever)
+      classLast[root] = std::max(classLast[root], lastUse[id]);
+    const Value &value = manifest.values[id];
+    if (value.kind == ValueKind::Intermediate ||
+        value.kind == ValueKind::Reference)
+      continue;
+    if (classOwner[root] >= 0)
+      return makeError("values[" + Twine(id) + "]: '" + value.name + "' (" +
+                       getValueKindName(value.kind) + ") is a reshape of '" +
+                       manifest.values[classOwner[root]].name + "' (" +
+                       getValueKindName(
+                           manifest.values[classOwner[root]].kind) +
+                       ") sharing its bytes; only one input, output or "
+                       "weight may hold them");
+    classOwner[root] = id;
+  }
+
+  // Buffer sharing: inputs, outputs and weights own their buffer (with
+  // their aliases); two intermediates of different classes may share bytes
+  // only if their live ranges (first to last launch that names the class)
+  // are disjoint.
   std::vector<std::vector<uint32_t>> users(bufferCount);
   for (auto [id, value] : llvm::enumerate(manifest.values))
     if (value.buffer)
@@ -787,10 +836,12 @@ static Error validateManifest(const Manifest &manifest,
   for (auto [b, ids] : llvm::enumerate(users)) {
     for (size_t x = 0; x < ids.size(); ++x) {
       for (size_t y = x + 1; y < ids.size(); ++y) {
+        uint32_t rx = findRoot(ids[x]), ry = findRoot(ids[y]);
+        if (rx == ry)
+          continue; // the same bytes in two shapes
         const Value &first = manifest.values[ids[x]];
         const Value &second = manifest.values[ids[y]];
-        bool shared = first.kind != ValueKind::Intermediate ||
-                      second.kind != ValueKind::Intermediate;
+        bool shared = classOwner[rx] >= 0 || classOwner[ry] >= 0;
         if (shared)
           return makeError("values[" + Twine(ids[y]) + "].buffer: '" +
                            second.name + "' (" + getValueKindName(second.kind) +
@@ -801,16 +852,15 @@ static Error validateManifest(const Manifest &manifest,
         uint64_t secondEnd = second.bufferOffset + byteSizes[ids[y]];
         bool bytesOverlap =
             first.bufferOffset < secondEnd && second.bufferOffset < firstEnd;
-        bool bothUsed =
-            firstUse[ids[x]] != kNever && firstUse[ids[y]] != kNever;
-        bool livesOverlap = bothUsed && firstUse[ids[x]] <= lastUse[ids[y]] &&
-                            firstUse[ids[y]] <= lastUse[ids[x]];
+        bool bothUsed = classFirst[rx] != kNever && classFirst[ry] != kNever;
+        bool livesOverlap = bothUsed && classFirst[rx] <= classLast[ry] &&
+                            classFirst[ry] <= classLast[rx];
         if (bytesOverlap && livesOverlap)
           return makeError("values[" + Twine(ids[y]) + "].buffer: '" +
                            second.name + "' and '" + first.name +
                            "' share bytes of buffer " + Twine(b) +
                            " but are both live at launch " +
-                           Twine(std::max(firstUse[ids[x]], firstUse[ids[y]])));
+                           Twine(std::max(classFirst[rx], classFirst[ry])));
       }
     }
   }

@@ -368,6 +368,13 @@ private:
   Error layerNorm(const pkg::Node &node);
   Error pool(const pkg::Node &node);
   Error reduceMean(const pkg::Node &node, std::vector<int64_t> dims);
+  Error dataMovement(const pkg::Node &node);
+  /// Defines the result as a copy of elements of the operands: result
+  /// element i is `operands[sources[i].first]` element `sources[i].second`,
+  /// or an exact zero where `first` is negative. Exact: no rounding.
+  Error gatherElements(const pkg::Node &node,
+                       ArrayRef<const RefTensor *> operands,
+                       ArrayRef<std::pair<int, int64_t>> sources);
 
   const pkg::Package &package;
   std::vector<RefTensor> values;
@@ -401,6 +408,8 @@ Error Evaluator::evaluate(const pkg::Node &node) {
       return dims.takeError();
     return reduceMean(node, *dims);
   }
+  if (is_contained({"reshape", "transpose", "concat", "slice", "gather"}, op))
+    return dataMovement(node);
   return makeError("the reference evaluator does not know op '" + op + "'");
 }
 
@@ -882,6 +891,160 @@ Error Evaluator::reduceMean(const pkg::Node &node, std::vector<int64_t> dims) {
     t[o] = t[o] / count + double(count + 2) * uc * absSum[o] / count;
   }
   return finish(node, std::move(sum), std::move(t));
+}
+
+Error Evaluator::gatherElements(const pkg::Node &node,
+                               ArrayRef<const RefTensor *> operands,
+                               ArrayRef<std::pair<int, int64_t>> sources) {
+  uint32_t id = node.outputs[0];
+  const pkg::TensorType &type = typeOf(id);
+  if (int64_t(sources.size()) != type.getNumElements())
+    return makeError(formatv("computes {0} elements, its result {1} has {2}",
+                             sources.size(), type.describe(),
+                             type.getNumElements()));
+  for (const RefTensor *t : operands)
+    if (t->type.element != type.element)
+      return makeError("moves " + t->type.describe() + " elements into " +
+                       type.describe());
+  std::vector<double> v(sources.size(), 0.0), t(sources.size(), 0.0);
+  for (auto [i, source] : llvm::enumerate(sources)) {
+    if (source.first < 0)
+      continue;
+    const RefTensor &from = *operands[source.first];
+    if (source.second < 0 || source.second >= int64_t(from.values.size()))
+      return makeError("reads outside its input");
+    v[i] = from.values[source.second];
+    t[i] = from.tolerance[source.second];
+  }
+  define(id, std::move(v), std::move(t));
+  return Error::success();
+}
+
+Error Evaluator::dataMovement(const pkg::Node &node) {
+  StringRef op = node.op;
+  std::vector<const RefTensor *> in;
+  for (unsigned i = 0; i < node.inputs.size(); ++i) {
+    Expected<const RefTensor *> t = operand(node, i);
+    if (!t)
+      return t.takeError();
+    in.push_back(*t);
+  }
+  if (in.empty() || (op != "concat" && in.size() != (op == "gather" ? 2 : 1)))
+    return makeError(formatv("has {0} operands", in.size()));
+  const std::vector<int64_t> &ys = typeOf(node.outputs[0]).shape;
+  int64_t n = numElements(ys), rank = ys.size();
+  std::vector<int64_t> yStrides = stridesOf(ys);
+  auto coord = [&](int64_t i, int64_t d) { return i / yStrides[d] % ys[d]; };
+  auto normalize = [&](int64_t axis, int64_t r) -> Expected<int64_t> {
+    if (axis < -r || axis >= r)
+      return makeError(formatv("axis {0} out of range for rank {1}", axis, r));
+    return axis < 0 ? axis + r : axis;
+  };
+  std::vector<std::pair<int, int64_t>> sources(n);
+  const std::vector<int64_t> &xs = in[0]->type.shape;
+  std::vector<int64_t> xStrides = stridesOf(xs);
+
+  if (op == "reshape") {
+    if (n != int64_t(in[0]->values.size()))
+      return makeError("changes the number of elements");
+    for (int64_t i = 0; i < n; ++i)
+      sources[i] = {0, i};
+  } else if (op == "transpose") {
+    Expected<std::vector<int64_t>> perm = array(node, "permutation", {});
+    if (!perm)
+      return perm.takeError();
+    std::vector<bool> seen(xs.size());
+    if (int64_t(perm->size()) != rank || xs.size() != ys.size())
+      return makeError("permutation does not match the ranks");
+    for (size_t d = 0; d < perm->size(); ++d) {
+      int64_t p = (*perm)[d];
+      if (p < 0 || p >= rank || seen[p] || xs[p] != ys[d])
+        return makeError("bad permutation");
+      seen[p] = true;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t off = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        off += coord(i, d) * xStrides[(*perm)[d]];
+      sources[i] = {0, off};
+    }
+  } else if (op == "slice") {
+    Expected<std::vector<int64_t>> offsets = array(node, "offsets", {});
+    if (!offsets)
+      return offsets.takeError();
+    Expected<std::vector<int64_t>> steps =
+        array(node, "strides", std::vector<int64_t>(xs.size(), 1));
+    if (!steps)
+      return steps.takeError();
+    if (offsets->size() != xs.size() || steps->size() != xs.size() ||
+        ys.size() != xs.size())
+      return makeError("offsets and strides do not match the rank");
+    for (int64_t d = 0; d < rank; ++d)
+      if ((*steps)[d] < 1 || (*offsets)[d] < 0 ||
+          (ys[d] > 0 && (*offsets)[d] + (ys[d] - 1) * (*steps)[d] >= xs[d]))
+        return makeError(formatv("the window of dimension {0} does not fit", d));
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t off = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        off += ((*offsets)[d] + coord(i, d) * (*steps)[d]) * xStrides[d];
+      sources[i] = {0, off};
+    }
+  } else if (op == "concat") {
+    Expected<int64_t> axis = normalize(integer(node, "axis", 0), rank);
+    if (!axis)
+      return axis.takeError();
+    // The input and position along the axis of each output position.
+    std::vector<std::pair<int, int64_t>> along;
+    for (auto [k, t] : llvm::enumerate(in)) {
+      if (t->type.shape.size() != ys.size())
+        return makeError("inputs and result differ in rank");
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != *axis && t->type.shape[d] != ys[d])
+          return makeError("inputs differ outside the axis");
+      for (int64_t j = 0; j < t->type.shape[*axis]; ++j)
+        along.push_back({int(k), j});
+    }
+    if (int64_t(along.size()) != ys[*axis])
+      return makeError("the inputs do not add up to the result");
+    for (int64_t i = 0; i < n; ++i) {
+      auto [k, j] = along[coord(i, *axis)];
+      std::vector<int64_t> ks = stridesOf(in[k]->type.shape);
+      int64_t off = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        off += (d == *axis ? j : coord(i, d)) * ks[d];
+      sources[i] = {k, off};
+    }
+  } else { // gather
+    Expected<int64_t> axis =
+        normalize(integer(node, "axis", 0), int64_t(xs.size()));
+    if (!axis)
+      return axis.takeError();
+    if (pkg::isFloatType(in[1]->type.element))
+      return makeError("indices must be integers");
+    const std::vector<int64_t> &is = in[1]->type.shape;
+    int64_t count = numElements(is), extent = xs[*axis];
+    int64_t inner = numElements(ArrayRef<int64_t>(xs).drop_front(*axis + 1));
+    std::vector<int64_t> expected(xs.begin(), xs.begin() + *axis);
+    expected.insert(expected.end(), is.begin(), is.end());
+    expected.insert(expected.end(), xs.begin() + *axis + 1, xs.end());
+    if (expected != ys)
+      return makeError("result shape does not match data and indices");
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t r = i % inner, j = i / inner % count;
+      int64_t outer = i / (inner * count);
+      // Negative indices count from the end; out of range gives zero.
+      double index = in[1]->values[j];
+      if (index < 0)
+        index += double(extent);
+      if (index < 0 || index >= double(extent)) {
+        sources[i] = {-1, 0};
+        continue;
+      }
+      sources[i] = {0, (outer * extent + int64_t(index)) * inner + r};
+    }
+    in.resize(1); // the indices are not moved
+  }
+  return gatherElements(node, in, sources);
 }
 
 } // namespace

@@ -341,10 +341,17 @@ Expected<RunStats> Session::run() {
   if (!missing.empty())
     return makeError("missing input" + Twine(missing.size() == 1 ? "" : "s") +
                      ": " + join(missing, ", "));
-  // Poison what the kernels write.
+  // Poison what the kernels write: outputs and intermediates, but not the
+  // aliases (reshapes without a kernel) of an input or a weight, which
+  // share its buffer (docs/Package.md).
+  std::vector<bool> holdsData(m.buffers.size());
   for (const pkg::Value &v : m.values)
-    if (v.kind == pkg::ValueKind::Output ||
-        v.kind == pkg::ValueKind::Intermediate)
+    if (v.kind == pkg::ValueKind::Input || v.kind == pkg::ValueKind::Weight)
+      holdsData[*v.buffer] = true;
+  for (const pkg::Value &v : m.values)
+    if ((v.kind == pkg::ValueKind::Output ||
+         v.kind == pkg::ValueKind::Intermediate) &&
+        !holdsData[*v.buffer])
       if (Error e = device.fill(buffers[*v.buffer] + v.bufferOffset,
                                 v.type.getByteSize(), kPoisonByte))
         return std::move(e);

@@ -62,11 +62,11 @@ module attributes {crest.target = #crest.target<chip = "gfx90a">} {
 // -----
 
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
-  func.func @conv(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x6x6xf32> {
-    // expected-error @+1 {{'crest.conv2d' op convolutions are not lowered to kernels yet; lower them to matmuls first}}
-    %0 = crest.conv2d %x, %w precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+  func.func @conv(%x: tensor<1x16x8x8xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<1x16x6x6xf32> {
+    // expected-error @+1 {{'crest.conv2d' op has groups = 4 and a #crest.config; only convolutions with groups = 1 run as implicit GEMMs}}
+    %0 = crest.conv2d %x, %w groups 4 precision <lhs = f32, rhs = f32, acc = f32, out = f32>
            config <mma = "v_mfma_f32_16x16x4_f32", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
-           : tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32> -> tensor<1x16x6x6xf32>
+           : tensor<1x16x8x8xf32>, tensor<16x4x3x3xf32> -> tensor<1x16x6x6xf32>
     return %0 : tensor<1x16x6x6xf32>
   }
 }

@@ -137,14 +137,45 @@ def summary(pkg):
 
 
 def liveness(pkg):
-    """Recomputes live ranges from the launches; checks every buffer."""
+    """Recomputes live ranges from the launches; checks every buffer.
+
+    A reshape node whose output lies in exactly its input's bytes (same
+    buffer, offset and size) is an alias: the two are one storage class,
+    live from the first to the last launch naming either, and may hold at
+    most one input, output or weight."""
     m = pkg["manifest"]
     values = m["values"]
+    root = list(range(len(values)))
+
+    def find(i):
+        while root[i] != i:
+            i = root[i]
+        return i
+
+    for n in m["graph"]:
+        if n["op"] != "reshape":
+            continue
+        a, r = values[n["inputs"][0]], values[n["outputs"][0]]
+        if ("buffer" in r and r["buffer"] == a.get("buffer") and
+                r.get("buffer_offset", 0) == a.get("buffer_offset", 0) and
+                nbytes(r) == nbytes(a)):
+            root[find(n["outputs"][0])] = find(n["inputs"][0])
+            print("alias %s = reshape of %s in buffer %d" %
+                  (r["name"], a["name"], r["buffer"]))
     first, last = {}, {}
     for i, l in enumerate(m["launches"]):
         for a in l["args"]:
-            first.setdefault(a, i)
-            last[a] = i
+            c = find(a)
+            first.setdefault(c, i)
+            last[c] = i
+    owners = {}
+    for i, v in enumerate(values):
+        if v["kind"] in ("input", "output", "weight"):
+            c = find(i)
+            if c in owners:
+                fail("%s and %s hold the same bytes" %
+                     (values[owners[c]]["name"], v["name"]))
+            owners[c] = i
     shared = 0
     for b, buf in enumerate(m["buffers"]):
         users = [i for i, v in enumerate(values) if v.get("buffer") == b]
@@ -154,14 +185,20 @@ def liveness(pkg):
             v = values[u]
             if v.get("buffer_offset", 0) + nbytes(v) > buf["size"]:
                 fail("%s does not fit buffer %d" % (v["name"], b))
-        if len(users) == 1:
+        classes = {}
+        for u in users:
+            classes.setdefault(find(u), []).append(u)
+        if len(classes) == 1:
             continue
         shared += 1
-        for u in users:
-            if values[u]["kind"] != "intermediate":
+        for c in classes:
+            if c in owners:
                 fail("%s (%s) shares buffer %d" %
-                     (values[u]["name"], values[u]["kind"], b))
-        spans = sorted((first[u], last[u], values[u]["name"]) for u in users)
+                     (values[owners[c]]["name"],
+                      values[owners[c]]["kind"], b))
+        spans = sorted((first[c], last[c], "+".join(values[u]["name"]
+                                                      for u in members))
+                       for c, members in classes.items())
         for (_, end, a), (start, _, c) in zip(spans, spans[1:]):
             if start <= end:
                 fail("%s and %s share buffer %d while both live" % (a, c, b))

@@ -337,3 +337,137 @@ TEST(ReferenceTest, Errors) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Data movement: exact copies of elements and their tolerances.
+//===----------------------------------------------------------------------===//
+
+namespace {
+HostTensor i64Tensor(std::vector<int64_t> shape,
+                     const std::vector<int64_t> &v) {
+  HostTensor t;
+  t.type.element = ElementType::I64;
+  t.type.shape = std::move(shape);
+  t.data.resize(v.size() * 8);
+  std::memcpy(t.data.data(), v.data(), t.data.size());
+  return t;
+}
+} // namespace
+
+TEST(ReferenceTest, ReshapeKeepsRowMajorOrder) {
+  GraphBuilder g;
+  uint32_t x = g.value("x", {2, 3}, pkg::ValueKind::Input);
+  uint32_t y = g.value("y", {3, 2}, pkg::ValueKind::Output);
+  g.node("reshape", {x}, y);
+  std::vector<RefTensor> r = g.run({f32Tensor({2, 3}, {1, 2, 3, 4, 5, 6})});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(r[y].tolerance, (std::vector<double>(6, 0.0)));
+}
+
+TEST(ReferenceTest, TransposeOfRankThree) {
+  GraphBuilder g;
+  // x[a][b][c] = 100a + 10b + c, shape 2x3x2; y = transpose [2, 0, 1]:
+  // y[c][a][b] = x[a][b][c], shape 2x2x3.
+  uint32_t x = g.value("x", {2, 3, 2}, pkg::ValueKind::Input);
+  uint32_t y = g.value("y", {2, 2, 3}, pkg::ValueKind::Output);
+  g.node("transpose", {x}, y,
+         llvm::json::Object{{"permutation", llvm::json::Array{2, 0, 1}}});
+  std::vector<RefTensor> r = g.run({f32Tensor(
+      {2, 3, 2}, {0, 1, 10, 11, 20, 21, 100, 101, 110, 111, 120, 121})});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{0, 10, 20, 100, 110, 120, 1, 11,
+                                              21, 101, 111, 121}));
+}
+
+TEST(ReferenceTest, ConcatOfThreeAlongTheMiddleAxis) {
+  GraphBuilder g;
+  uint32_t a = g.value("a", {2, 1, 2}, pkg::ValueKind::Input);
+  uint32_t b = g.weight("b", {2, 2, 2}, {10, 11, 12, 13, 14, 15, 16, 17});
+  uint32_t c = g.value("c", {2, 0, 2}, pkg::ValueKind::Input);
+  uint32_t y = g.value("y", {2, 3, 2}, pkg::ValueKind::Output);
+  g.node("concat", {a, b, c}, y, llvm::json::Object{{"axis", -2}});
+  std::vector<RefTensor> r =
+      g.run({f32Tensor({2, 1, 2}, {1, 2, 3, 4}), f32Tensor({2, 0, 2}, {})});
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{1, 2, 10, 11, 12, 13, 3, 4, 14,
+                                              15, 16, 17}));
+}
+
+TEST(ReferenceTest, StridedSlice) {
+  GraphBuilder g;
+  // x = 0..19 as 4x5; rows 1, 3 and columns 0, 2, 4.
+  uint32_t x = g.value("x", {4, 5}, pkg::ValueKind::Input);
+  uint32_t y = g.value("y", {2, 3}, pkg::ValueKind::Output);
+  g.node("slice", {x}, y,
+         llvm::json::Object{{"offsets", llvm::json::Array{1, 0}},
+                            {"strides", llvm::json::Array{2, 2}}});
+  std::vector<float> v(20);
+  for (int i = 0; i < 20; ++i)
+    v[i] = float(i);
+  std::vector<RefTensor> r = g.run({f32Tensor({4, 5}, v)});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{5, 7, 9, 15, 17, 19}));
+}
+
+TEST(ReferenceTest, SliceOutsideItsInputIsAnError) {
+  GraphBuilder g;
+  uint32_t x = g.value("x", {4}, pkg::ValueKind::Input);
+  uint32_t y = g.value("y", {2}, pkg::ValueKind::Output);
+  g.node("slice", {x}, y,
+         llvm::json::Object{{"offsets", llvm::json::Array{1}},
+                            {"strides", llvm::json::Array{3}}});
+  llvm::Expected<std::vector<RefTensor>> r =
+      evaluateReference(g.package, {f32Tensor({4}, {1, 2, 3, 4})});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("does not fit"),
+            std::string::npos);
+}
+
+TEST(ReferenceTest, GatherWrapsNegativeIndicesAndZeroesOutOfRange) {
+  GraphBuilder g;
+  // A 3x2 table; rows 2, -1 (= 2), -3 (= 0), 3 (out), -4 (out), 1.
+  uint32_t table = g.weight("t", {3, 2}, {1, 2, 3, 4, 5, 6});
+  uint32_t ids = g.value("ids", {2, 3}, pkg::ValueKind::Input,
+                         ElementType::I64);
+  uint32_t y = g.value("y", {2, 3, 2}, pkg::ValueKind::Output);
+  g.node("gather", {table, ids}, y, llvm::json::Object{{"axis", 0}});
+  std::vector<RefTensor> r = g.run({i64Tensor({2, 3}, {2, -1, -3, 3, -4, 1})});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{5, 6, 5, 6, 1, 2, 0, 0, 0, 0, 3,
+                                              4}));
+  EXPECT_EQ(r[y].tolerance, (std::vector<double>(12, 0.0)));
+}
+
+TEST(ReferenceTest, GatherAlongAnInnerAxisWithAScalarIndex) {
+  GraphBuilder g;
+  // x = 0..11 as 2x3x2; x[:, 1, :] (tiny_encoder's class-token pick).
+  uint32_t x = g.value("x", {2, 3, 2}, pkg::ValueKind::Input);
+  uint32_t ids = g.value("i", {}, pkg::ValueKind::Input, ElementType::I64);
+  uint32_t y = g.value("y", {2, 2}, pkg::ValueKind::Output);
+  g.node("gather", {x, ids}, y, llvm::json::Object{{"axis", 1}});
+  std::vector<float> v(12);
+  for (int i = 0; i < 12; ++i)
+    v[i] = float(i);
+  std::vector<RefTensor> r =
+      g.run({f32Tensor({2, 3, 2}, v), i64Tensor({}, {1})});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[y].values, (std::vector<double>{2, 3, 8, 9}));
+}
+
+TEST(ReferenceTest, DataMovementCarriesTolerances) {
+  GraphBuilder g;
+  // exp gives each element a tolerance; the transpose moves it with the
+  // element, unchanged (no rounding ulp added).
+  uint32_t x = g.value("x", {1, 2}, pkg::ValueKind::Input);
+  uint32_t e = g.value("e", {1, 2});
+  uint32_t y = g.value("y", {2, 1}, pkg::ValueKind::Output);
+  g.node("exp", {x}, e);
+  g.node("transpose", {e}, y,
+         llvm::json::Object{{"permutation", llvm::json::Array{1, 0}}});
+  std::vector<RefTensor> r = g.run({f32Tensor({1, 2}, {0, 1})});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[y].values, r[e].values);
+  EXPECT_EQ(r[y].tolerance, r[e].tolerance);
+  EXPECT_GT(r[y].tolerance[1], 0.0);
+}

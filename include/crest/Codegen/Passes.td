@@ -24,7 +24,15 @@ def CrestLowerToGPUPass : Pass<"crest-lower-to-gpu", "::mlir::ModuleOp"> {
     - fragments follow the instruction's lane layout; any M, N, K works
       (out-of-range elements read as zero, stores are guarded);
     - the epilogue applies the fused elementwise operations to each
-      accumulator element and converts it once, before the single store.
+      accumulator element and converts it once, before the single store;
+    - a `crest.conv2d` with `groups = 1` is an implicit GEMM (M = output
+      pixels, N = filters, K = C * KH * KW): the lhs is gathered from the
+      NCHW input (padding, stride, dilation; taps outside read zero), the
+      rhs is the filter viewed as F x K; 1x1 stride-1 unpadded ones read
+      the input as a C x H*W matrix per image (images on Z);
+    - a grouped or depthwise `crest.conv2d` (no config) gets a direct
+      kernel: one work-item per output element, accumulation in the
+      precision's `acc` type over C/groups x KH x KW, the same epilogue.
 
     No barriers are emitted here: `crest-insert-barriers` places them from
     the LDS accesses. The original op stays in the host function, annotated
@@ -66,7 +74,21 @@ def CrestLowerOpsToGPUPass : Pass<"crest-lower-ops-to-gpu", "::mlir::ModuleOp"> 
       counts padding inside the padded input, never the extra `ceil_mode`
       cells).
 
-    An op this pass cannot lower (`crest.conv2d`, a `crest.kernel` holding
+    - Data movement, one work-item per output element (or per
+      `vector-width` consecutive ones), writes coalesced: `crest.transpose`
+      (dimensions merged where the permutation keeps them adjacent; one
+      that moves the innermost input dimension goes through a 32x32 LDS
+      tile, read along the input's rows and written along the output's,
+      with the barrier from `crest-insert-barriers`), `crest.slice`,
+      `crest.concat` (any number of inputs and axis), `crest.gather`
+      (i32/i64 indices; negative ones wrap once, others out of range give
+      zeros without reading). `crest.reshape` gets no kernel: the host
+      planner makes its result an alias of its input's bytes; only a
+      returned reshape whose bytes belong to a graph input, a weight or
+      another result gets a copy kernel.
+
+    An op this pass cannot lower (a contraction without `crest.launch`, a
+    `crest.kernel` holding
     a normalization, a reduction over non-contiguous dimensions) is an
     error at the op.
   }];
@@ -82,6 +104,9 @@ def CrestLowerOpsToGPUPass : Pass<"crest-lower-ops-to-gpu", "::mlir::ModuleOp"> 
     Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"4",
            "Elements per work-item in elementwise kernels when the "
            "innermost output dimension is a multiple of it (1 disables)">,
+    Option<"tiledTranspose", "tiled-transpose", "bool", /*default=*/"true",
+           "Transpose through a 32x32 LDS tile when the innermost input "
+           "dimension moves (false: one strided read per element)">,
   ];
 }
 

@@ -19,7 +19,9 @@ Tolerances (|got - want| <= atol + rtol * |want|), per output type:
   f32 reductions: rtol 1e-4, atol 1e-6: sums of up to 1000 terms in a
   different order than NumPy's pairwise sum (n * eps = 1.2e-4 bound);
   f16 outputs: rtol 2e-3, atol 2e-3: two f16 roundings (2 * 2^-11) plus
-  the above.
+  the above;
+  data movement (transpose, concat, slice, gather, reshape copies) and
+  integer add/sub/mul/max/min: 0, in every type.
 """
 import argparse
 import math
@@ -33,7 +35,10 @@ import numpy as np
 SCHEDULES = [(1, 0), (1 << 30, 0), (3, 99)]
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
-      "bf16": np.uint16}
+      "i64": np.int64, "bf16": np.uint16}
+# Data movement: every output element is one input element (or a zero of an
+# out-of-range gather index), so the comparison is bit-exact.
+MOVE = {"transpose", "concat", "slice", "gather", "reshape"}
 EXACT = {"add", "sub", "mul", "div", "max", "min", "relu", "neg", "abs",
          "clip", "cast", "max_pool2d"}
 
@@ -128,6 +133,18 @@ def main():
     p.add_argument("--pads", default="0,0,0,0")
     p.add_argument("--ceil-mode", action="store_true")
     p.add_argument("--count-include-pad", action="store_true")
+    p.add_argument("--perm", help="transpose permutation, e.g. 0,2,1,3")
+    p.add_argument("--shapes", help="concat input shapes, e.g. 7x3,7x5")
+    p.add_argument("--offsets", help="slice offsets, e.g. 1,0")
+    p.add_argument("--slice-strides", help="slice strides, e.g. 2,3")
+    p.add_argument("--sizes", help="slice result shape (default: all)")
+    p.add_argument("--index-dtype", default="i64", help="gather indices")
+    p.add_argument("--ids", help="gather indices, comma-separated (else "
+                   "random, with negative and out-of-range ones)")
+    p.add_argument("--compile-flags", default="",
+                   help="extra crest-compile flags, space-separated")
+    p.add_argument("--expect-races", action="store_true",
+                   help="pass when the race detector reports races")
     p.add_argument("--crest-opt", required=True)
     p.add_argument("--crest-compile", required=True)
     p.add_argument("--crest-emu", required=True)
@@ -275,6 +292,78 @@ def main():
         body = (f"%r = crest.{op} %x0 kernel [{a.kernel}] strides [{a.strides}] "
                 f"pads [{a.pads}]{flags} : {T} -> {TO}")
         args = [f"%x0: {T}"]
+    elif op == "transpose":
+        perm = [int(v) for v in a.perm.split(",")]
+        x = store("x", data(shape), dt)
+        inputs = ["x"]
+        want = np.transpose(x, perm)
+        out_shape = list(want.shape)
+        body = (f"%r = crest.transpose %x0 permutation [{a.perm}] : {T} -> "
+                f"{ttype(out_shape, dt)}")
+        args = [f"%x0: {T}"]
+    elif op == "concat":
+        shapes = [[int(d) for d in s.split("x")] for s in a.shapes.split(",")]
+        parts = [store(f"x{i}", data(s), dt) for i, s in enumerate(shapes)]
+        inputs = [f"x{i}" for i in range(len(shapes))]
+        want = np.concatenate(parts, axis=a.axis)
+        out_shape = list(want.shape)
+        types = [ttype(s, dt) for s in shapes]
+        body = (f"%r = crest.concat "
+                f"{', '.join(f'%x{i}' for i in range(len(shapes)))} "
+                f"axis = {a.axis} : {', '.join(types)} -> "
+                f"{ttype(out_shape, dt)}")
+        args = [f"%x{i}: {t}" for i, t in enumerate(types)]
+    elif op == "slice":
+        offs = [int(v) for v in a.offsets.split(",")]
+        steps = ([int(v) for v in a.slice_strides.split(",")]
+                 if a.slice_strides else [1] * len(shape))
+        x = store("x", data(shape), dt)
+        inputs = ["x"]
+        full = [(n - 1 - o) // s + 1 for n, o, s in zip(shape, offs, steps)]
+        sizes = [int(v) for v in a.sizes.split("x")] if a.sizes else full
+        want = x[tuple(slice(o, o + (k - 1) * s + 1, s)
+                       for o, k, s in zip(offs, sizes, steps))]
+        out_shape = list(want.shape)
+        strides = f" strides [{a.slice_strides}]" if a.slice_strides else ""
+        body = (f"%r = crest.slice %x0 offsets [{a.offsets}]{strides} : {T} "
+                f"-> {ttype(out_shape, dt)}")
+        args = [f"%x0: {T}"]
+    elif op == "gather":
+        ishape = [int(d) for d in a.shape2.split("x")] if a.shape2 else []
+        axis = a.axis % len(shape)
+        n = shape[axis]
+        x = store("x", data(shape), dt)
+        if a.ids:
+            ids = np.array([int(v) for v in a.ids.split(",")]).reshape(ishape)
+        else:
+            ids = rng.integers(-n, n, size=ishape)
+            flat = ids.reshape(-1)
+            # Negative, out-of-range on both sides, the extremes.
+            extra = [-1, -n, n - 1, 0, n, -n - 1, 10 * n, -7 * n]
+            flat[:min(len(extra), flat.size)] = extra[:flat.size]
+        np.save(f"{tmp}/ids.npy", ids.astype(NP[a.index_dtype]))
+        inputs = ["x", "ids"]
+        # NumPy's take with wrapping of [-n, 0) and zeros elsewhere.
+        valid = (ids >= -n) & (ids < n)
+        want = np.take(x, np.where(valid, ids % n, 0), axis=axis)
+        mask = valid.reshape([1] * axis + list(ids.shape) +
+                             [1] * (len(shape) - axis - 1))
+        want = np.where(mask, want, 0.0)
+        out_shape = list(want.shape)
+        TI = ttype(ishape, a.index_dtype) if ishape else \
+            f"tensor<{a.index_dtype}>"
+        body = (f"%r = crest.gather %x0, %x1 axis = {a.axis} : {T}, {TI} -> "
+                f"{ttype(out_shape, dt)}")
+        args = [f"%x0: {T}", f"%x1: {TI}"]
+    elif op == "reshape":
+        x = store("x", data(shape), dt)
+        inputs = ["x"]
+        out_shape = [int(d) for d in a.shape2.split("x")]
+        want = x.reshape(out_shape)
+        # A returned reshape of a graph input is the one reshape that needs
+        # a kernel (a copy); any other is an alias of its input's bytes.
+        body = f"%r = crest.reshape %x0 : {T} to {ttype(out_shape, dt)}"
+        args = [f"%x0: {T}"]
     else:
         sys.exit(f"unknown op {op}")
 
@@ -283,8 +372,9 @@ def main():
            f"    {body}\n    return %r : {TO}\n  }}\n}}\n")
     open(f"{tmp}/graph.mlir", "w").write(src)
     co = f"{tmp}/graph.co"
+    flags = a.compile_flags.split()
     subprocess.run([a.crest_compile, f"{tmp}/graph.mlir", f"--target={a.chip}",
-                    "--emit=hsaco", "-o", co], check=True)
+                    "--emit=hsaco", "-o", co] + flags, check=True)
     host = subprocess.run([a.crest_compile, f"{tmp}/graph.mlir",
                            f"--target={a.chip}", "--emit=mlir"], check=True,
                           capture_output=True, text=True).stdout
@@ -296,7 +386,10 @@ def main():
     block, grid, kernel = launches[0]
 
     npy_out = "u16" if out_elt == "bf16" else out_elt
-    if exact and dt == "f32" and out_elt in ("f32", "i32", "i8"):
+    if op in MOVE or dt in ("i32", "i64") and op != "cast":
+        want = want.astype(NP[out_elt]).astype(np.float64)
+        rtol, atol = 0.0, 0.0
+    elif exact and dt == "f32" and out_elt in ("f32", "i32", "i8"):
         # One correctly rounded operation: NumPy's float32 result.
         want = want.astype(NP[out_elt]).astype(np.float64)
         rtol, atol = 0.0, 0.0
@@ -314,10 +407,16 @@ def main():
         rtol, atol = 0.0, 0.0
     else:
         rtol, atol = 1e-5, 1e-6
-    if op == "cast" and a.to == "f16" or (op == "cast" and a.to in ("f32",)):
+    if op in MOVE:
+        pass
+    elif op == "cast" and a.to == "f16" or (op == "cast" and a.to in ("f32",)):
         rtol = atol = 0.0  # a single correctly rounded conversion
 
-    name = (f"{op} {a.shape}{'/' + a.shape2 if a.shape2 else ''} {dt}"
+    detail = {"transpose": f" perm={a.perm}", "concat": f" axis={a.axis}",
+              "slice": f" offsets={a.offsets} strides={a.slice_strides}",
+              "gather": f" axis={a.axis} {a.index_dtype}"}.get(op, "")
+    name = (f"{op} {a.shapes or a.shape}{'/' + a.shape2 if a.shape2 else ''}"
+            f"{detail} {dt}"
             f"{'->' + a.to if a.to else ''} {a.chip}")
     ok = True
     for q, seed in SCHEDULES:
@@ -337,7 +436,10 @@ def main():
         got = bf16_value(got) if out_elt == "bf16" else got
         got = got.astype(np.float64).reshape(want.shape)
         err = np.abs(got - want)
-        good = bool(np.all(err <= atol + rtol * np.abs(want))) and races == 0
+        if a.expect_races:
+            good = races > 0
+        else:
+            good = bool(np.all(err <= atol + rtol * np.abs(want))) and races == 0
         ok &= good
         print(f"{name} q={q} seed={seed}: max_abs_err={float(err.max()):.3g} "
               f"races={races} {'PASS' if good else 'FAIL'}")

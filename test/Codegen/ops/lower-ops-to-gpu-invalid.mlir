@@ -6,7 +6,7 @@
 // BLOCK: error: block-size 100 must be a positive multiple of the wave size (64) of at most 1024
 
 func.func @conv(%i: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  // expected-error @below {{has no kernel generator yet; lower convolutions to matmuls first}}
+  // expected-error @below {{has no crest.launch; run crest-lower-to-gpu first}}
   %c = crest.conv2d %i, %w precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<1x4x6x6xf32>
   return %c : tensor<1x4x6x6xf32>
 }

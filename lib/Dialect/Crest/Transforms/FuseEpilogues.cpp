@@ -113,11 +113,12 @@ public:
       return !op->getParentOfType<KernelOp>();
     };
 
-    // Contractions and their epilogues. Convolutions have no kernel
-    // generator yet, so they stay alone.
+    // Contractions (convolutions included: implicit GEMMs and direct
+    // kernels both apply the epilogue per output element) and their
+    // epilogues.
     SmallVector<Operation *> contractions;
     module.walk([&](Operation *op) {
-      if (isa<MatmulOp, BatchMatmulOp>(op) && outsideKernels(op))
+      if (isa<MatmulOp, BatchMatmulOp, Conv2DOp>(op) && outsideKernels(op))
         contractions.push_back(op);
     });
     for (Operation *op : contractions) {

@@ -78,6 +78,11 @@ public:
     WalkResult result = module.walk([&](ContractionOpInterface op) {
       if (op.getConfigAttr())
         return WalkResult::advance();
+      // Grouped and depthwise convolutions run as direct kernels, without
+      // matrix instructions.
+      if (auto conv = dyn_cast<Conv2DOp>(op.getOperation());
+          conv && conv.getGroups() != 1)
+        return WalkResult::advance();
       if (auto kernel = op->getParentOfType<KernelOp>();
           kernel && kernel.getConfigAttr())
         return WalkResult::advance();
@@ -147,9 +152,9 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
       int64_t tk = chooseTileK(*mma, lhsBits);
       int64_t split = 1;
       if (scope == SyncScope::Wavefront)
-        split = chooseSplitK(
-            batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn),
-            llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
+        split = chooseSplitK(batch * llvm::divideCeil(m, tm) *
+                                 llvm::divideCeil(n, tn),
+                             llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
       ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
                                           {wm, wn}, scope, stages, split);
       Candidate candidate{config, mma,

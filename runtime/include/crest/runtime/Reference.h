@@ -34,6 +34,10 @@
 //     + 4 u_c |beta|;
 //   avg pools, global_avg_pool2d, reduce_mean: mean t(x) + (n + 2) u_c
 //     mean |x|; max_pool2d: the window's largest t.
+//   data movement (reshape, transpose, concat, slice, gather): each element
+//     is its source element with its tolerance, unrounded (an out-of-range
+//     gather index gives an exact 0); with exact inputs the device must
+//     match bit for bit.
 //   Then the rounding to the result type T: when t > 0 it grows by one ulp,
 //   2 u(T) |y| (floats) or by 1 (integers); when t = 0 the device, rounding
 //   the same exact value, must produce the same bits.

@@ -103,14 +103,17 @@ func.func @elementwise(%x: tensor<7x197xf32>, %y: tensor<197xf32>) -> (tensor<7x
 
 // -----
 
-// Existing kernels and convolutions are left alone.
+// Existing kernels are left alone; a convolution takes its epilogue.
 // CHECK-LABEL: func.func @untouched
 // CHECK: crest.kernel
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: crest.relu
 // CHECK-NEXT: crest.yield
-// CHECK: %[[C:.*]] = crest.conv2d
+// CHECK: crest.kernel
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[C:.*]] = crest.conv2d
 // CHECK-NEXT: crest.relu %[[C]]
+// CHECK-NEXT: crest.yield
 func.func @untouched(%x: tensor<4xf32>, %i: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> (tensor<4xf32>, tensor<1x4x6x6xf32>) {
   %0 = crest.kernel ins(%x : tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):

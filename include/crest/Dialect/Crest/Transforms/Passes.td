@@ -30,7 +30,9 @@ def CrestAttachTargetPass : Pass<"crest-attach-target", "::mlir::ModuleOp"> {
 def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
   let summary = "Choose the kernel configuration of every contraction";
   let description = [{
-    For each `crest.matmul`, `crest.batch_matmul` and `crest.conv2d` under
+    For each `crest.matmul`, `crest.batch_matmul` and `crest.conv2d` with
+    `groups = 1` (grouped and depthwise convolutions get a direct kernel
+    without matrix instructions) under
     the module's `#crest.target` that has no `#crest.config` yet, picks the
     matrix instruction, the workgroup and wave tiles, the sync scope, the
     LDS stages and the split-K factor from the chip table, and attaches them
@@ -62,7 +64,8 @@ def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
 def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
   let summary = "Group contractions and elementwise chains into crest.kernel";
   let description = [{
-    Wraps each `crest.matmul` / `crest.batch_matmul` outside a `crest.kernel`
+    Wraps each `crest.matmul` / `crest.batch_matmul` / `crest.conv2d`
+    outside a `crest.kernel`
     together with the chain of elementwise operations that consume its
     result (bias and residual adds, sub, mul, div, max, min, pow, relu,
     clip, gelu, sigmoid, hardswish, hardsigmoid, tanh, erf, exp, sqrt, neg,
@@ -83,9 +86,8 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
       tensor stops the chain).
 
     The kernel replaces the chain at the position of its last op and yields
-    the last op's result. Existing `crest.kernel`s, `crest.conv2d` (no
-    kernel generation yet) and non-elementwise consumers (softmax,
-    layer_norm, pooling, reductions) are left alone.
+    the last op's result. Existing `crest.kernel`s and non-elementwise
+    consumers (softmax, layer_norm, pooling, reductions) are left alone.
 
     ```sh
     crest-opt model.mlir --crest-fuse-epilogues

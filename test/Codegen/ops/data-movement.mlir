@@ -1,0 +1,144 @@
+// RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-lower-ops-to-gpu | FileCheck %s
+// RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-lower-ops-to-gpu=tiled-transpose=false | FileCheck %s --check-prefix=UNTILED
+// RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-lower-ops-to-gpu | crest-opt --pass-pipeline='builtin.module(gpu.module(crest-insert-barriers))' | FileCheck %s --check-prefix=BARRIER
+
+// tiny_encoder's head split keeps rows of 64 contiguous: 1x128x4x64 ->
+// (128, 4, 64) with input strides (256, 64, 1) after merging; 4-element
+// vector loads and stores, 8192 work-items.
+// CHECK-LABEL: func.func @heads
+// CHECK: crest.transpose {{.*}}crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 32, 1, 1>, kernel = @crest_kernels::@heads_transpose_0}
+func.func @heads(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x128x64xf32> {
+  %t = crest.transpose %x permutation [0, 2, 1, 3] : tensor<1x128x4x64xf32> -> tensor<1x4x128x64xf32>
+  return %t : tensor<1x4x128x64xf32>
+}
+
+// Moving the innermost dimension: [0, 2, 3, 1] is a 256x128 <- 128x256
+// transpose through one 32x33 LDS tile per workgroup (8x4 tiles), and
+// crest-insert-barriers places one barrier between its writes and reads.
+// CHECK-LABEL: func.func @keys
+// CHECK: crest.transpose {{.*}}crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 32, 1, 1>, kernel = @crest_kernels::@keys_transpose_1}
+func.func @keys(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x64x128xf32> {
+  %t = crest.transpose %x permutation [0, 2, 3, 1] : tensor<1x128x4x64xf32> -> tensor<1x4x64x128xf32>
+  return %t : tensor<1x4x64x128xf32>
+}
+
+// An odd-sized rank-3 transpose: 2 x 7 x 1 tiles of 32x32 for 3 batches.
+// CHECK-LABEL: func.func @odd
+// CHECK: crest.transpose {{.*}}grid = array<i32: 42, 1, 1>
+func.func @odd(%x: tensor<3x197x33xf16>) -> tensor<3x33x197xf16> {
+  %t = crest.transpose %x permutation [0, 2, 1] : tensor<3x197x33xf16> -> tensor<3x33x197xf16>
+  return %t : tensor<3x33x197xf16>
+}
+
+// Three inputs along the middle axis, one of them empty (never read: it is
+// passed as memref<0xf32>): rows of 9 = 3 + 0 + 6 columns, picked by
+// nested scf.if on the column.
+// CHECK-LABEL: func.func @concat
+// CHECK: crest.concat {{.*}}crest.launch = {block = array<i32: 64, 1, 1>, grid = array<i32: 1, 1, 1>, kernel = @crest_kernels::@concat_concat_3}
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x0xf32>, %c: tensor<2x6xf32>) -> tensor<2x9xf32> {
+  %r = crest.concat %a, %b, %c axis = -1 : tensor<2x3xf32>, tensor<2x0xf32>, tensor<2x6xf32> -> tensor<2x9xf32>
+  return %r : tensor<2x9xf32>
+}
+
+// CHECK-LABEL: func.func @slice
+// CHECK: crest.slice {{.*}}grid = array<i32: 1, 1, 1>{{.*}}@slice_slice_4
+func.func @slice(%x: tensor<9x11xf32>) -> tensor<4x3xf32> {
+  %r = crest.slice %x offsets [1, 2] strides [2, 3] : tensor<9x11xf32> -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+// tiny_encoder's embedding: rows of 256 halves, 4 per work-item.
+// CHECK-LABEL: func.func @embed
+// CHECK: crest.gather {{.*}}grid = array<i32: 32, 1, 1>{{.*}}@embed_gather_5
+func.func @embed(%table: tensor<1000x256xf16>, %ids: tensor<1x128xi32>) -> tensor<1x128x256xf16> {
+  %e = crest.gather %table, %ids : tensor<1000x256xf16>, tensor<1x128xi32> -> tensor<1x128x256xf16>
+  return %e : tensor<1x128x256xf16>
+}
+
+// Reshapes: of an intermediate and not returned -> no kernel (the planner
+// aliases it); returned, of an intermediate -> no kernel (the result's
+// buffer holds the bytes); returned, of an input or of another returned
+// value's bytes -> a copy kernel.
+// CHECK-LABEL: func.func @reshapes
+// CHECK: %[[R:.*]] = crest.relu %arg0 {crest.launch
+// CHECK-NEXT: %[[A:.*]] = crest.reshape %[[R]] : tensor<4x6xf32> to tensor<24xf32>
+// CHECK-NEXT: %[[B:.*]] = crest.reshape %[[A]] : tensor<24xf32> to tensor<2x12xf32>
+// CHECK-NEXT: %[[C:.*]] = crest.reshape %[[A]] {crest.launch = {{.*}}@reshapes_reshape_7}} : tensor<24xf32> to tensor<6x4xf32>
+// CHECK-NEXT: %[[D:.*]] = crest.reshape %arg0 {crest.launch = {{.*}}@reshapes_reshape_8}} : tensor<4x6xf32> to tensor<24xf32>
+// CHECK-NEXT: %[[E:.*]] = crest.relu %[[A]] {crest.launch
+// CHECK-NEXT: return %[[B]], %[[C]], %[[D]], %[[E]]
+func.func @reshapes(%x: tensor<4x6xf32>) -> (tensor<2x12xf32>, tensor<6x4xf32>, tensor<24xf32>, tensor<24xf32>) {
+  %r = crest.relu %x : tensor<4x6xf32>
+  %a = crest.reshape %r : tensor<4x6xf32> to tensor<24xf32>
+  %b = crest.reshape %a : tensor<24xf32> to tensor<2x12xf32>
+  %c = crest.reshape %a : tensor<24xf32> to tensor<6x4xf32>
+  %d = crest.reshape %x : tensor<4x6xf32> to tensor<24xf32>
+  %e = crest.relu %a : tensor<24xf32>
+  return %b, %c, %d, %e : tensor<2x12xf32>, tensor<6x4xf32>, tensor<24xf32>, tensor<24xf32>
+}
+
+// CHECK-LABEL: gpu.module @crest_kernels
+
+// CHECK-LABEL: gpu.func @heads_transpose_0(
+// CHECK-SAME: %[[IN:.*]]: memref<1x128x4x64xf32, #gpu.address_space<global>>, %[[OUT:.*]]: memref<1x4x128x64xf32, #gpu.address_space<global>>)
+// CHECK-NOT: workgroup(
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<32768xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<32768xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @keys_transpose_1(
+// CHECK-SAME: workgroup(%[[LDS:.*]] : memref<1x32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: memref.store {{.*}}, %[[LDS]][
+// CHECK-COUNT-4: memref.load %[[LDS]][
+// CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @odd_transpose_2(
+// CHECK-SAME: workgroup({{.*}} : memref<1x32x33xf16, #gpu.address_space<workgroup>>)
+
+// CHECK-LABEL: gpu.func @concat_concat_3(
+// CHECK-SAME: memref<2x3xf32, #gpu.address_space<global>>, %{{.*}}: memref<0xf32, #gpu.address_space<global>>, %{{.*}}: memref<2x6xf32, #gpu.address_space<global>>, %{{.*}}: memref<2x9xf32, #gpu.address_space<global>>)
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c9
+// CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[COL]], %c3
+// CHECK: scf.if %[[FIRST]] -> (f32)
+// CHECK: else
+// CHECK-NOT: scf.if
+// CHECK: arith.subi %[[COL]], %c3
+
+// CHECK-LABEL: gpu.func @slice_slice_4(
+// The window starts at 1 * 11 + 2 = 13; steps of 2 rows (22) and 3.
+// CHECK: %[[C13:.*]] = arith.constant 13 : index
+// CHECK: arith.muli %{{.*}}, %c22
+// CHECK: arith.muli %{{.*}}, %c3
+
+// CHECK-LABEL: gpu.func @embed_gather_5(
+// CHECK: %[[ID:.*]] = memref.load {{.*}} : memref<128xi32, #gpu.address_space<global>>
+// CHECK: %[[ID64:.*]] = arith.extsi %[[ID]] : i32 to i64
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[ID64]], %c0_i64
+// CHECK: %[[WRAP:.*]] = arith.addi %[[ID64]], %c1000_i64
+// CHECK: %[[IDX:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[ID64]]
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %c1000_i64
+// CHECK: scf.if %[[OK]] -> (vector<4xf16>)
+// CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<256000xf16, #gpu.address_space<global>>, vector<4xf16>
+// CHECK: else
+// CHECK: arith.constant dense<0.000000e+00> : vector<4xf16>
+
+// CHECK-LABEL: gpu.func @reshapes_reshape_7(
+// CHECK-LABEL: gpu.func @reshapes_reshape_8(
+
+// Without tiling, the key transpose reads with stride 256, four scalar
+// loads per 4-element vector store.
+// UNTILED-LABEL: gpu.func @keys_transpose_1(
+// UNTILED-NOT: workgroup(
+// UNTILED: arith.constant 256 : index
+// UNTILED-COUNT-4: memref.load
+// UNTILED: vector.from_elements
+// UNTILED: vector.store
+
+// BARRIER-LABEL: gpu.func @heads_transpose_0(
+// BARRIER-NOT: amdgpu.lds_barrier
+// BARRIER-LABEL: gpu.func @keys_transpose_1(
+// BARRIER-COUNT-4: memref.store
+// BARRIER-NOT: memref.load %{{.*}} : memref<1x32x33xf32
+// BARRIER: amdgpu.lds_barrier
+// BARRIER-NOT: amdgpu.lds_barrier
+// BARRIER: gpu.return

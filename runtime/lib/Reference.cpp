@@ -1049,6 +1049,40 @@ Error Evaluator::dataMovement(const pkg::Node &node) {
 
 } // namespace
 
+double getToleranceCap(const pkg::Manifest &manifest) {
+  double u = 0;
+  for (const pkg::Value &value : manifest.values)
+    if (pkg::isFloatType(value.type.element))
+      u = std::max(u, getUnitRoundoff(value.type.element));
+  for (const pkg::Node &node : manifest.graph)
+    if (const json::Object *precision =
+            node.attributes.getObject("precision"))
+      for (StringRef key : {"lhs", "rhs", "acc", "out"})
+        if (std::optional<StringRef> name = precision->getString(key))
+          if (std::optional<double> r = getUnitRoundoff(*name))
+            u = std::max(u, *r);
+  if (u == 0)
+    return 0;
+  if (u <= 0x1p-24)
+    return 1e-3;
+  if (u <= 0x1p-11)
+    return 3e-2;
+  if (u <= 0x1p-8)
+    return 6e-2;
+  return 0.25;
+}
+
+void capTolerance(RefTensor &tensor, double cap) {
+  if (cap <= 0 || !pkg::isFloatType(tensor.type.element))
+    return;
+  double scale = 0;
+  for (double v : tensor.values)
+    if (std::isfinite(v))
+      scale = std::max(scale, std::fabs(v));
+  for (double &t : tensor.tolerance)
+    t = std::min(t, cap * scale);
+}
+
 Expected<std::vector<RefTensor>>
 evaluateReference(const pkg::Package &package, ArrayRef<HostTensor> inputs) {
   const pkg::Manifest &m = package.manifest;
@@ -1063,7 +1097,11 @@ evaluateReference(const pkg::Package &package, ArrayRef<HostTensor> inputs) {
       return std::move(e);
   if (Error e = evaluator.run())
     return std::move(e);
-  return evaluator.takeValues();
+  std::vector<RefTensor> values = evaluator.takeValues();
+  double cap = getToleranceCap(m);
+  for (uint32_t id : m.outputs)
+    capTolerance(values[id], cap);
+  return values;
 }
 
 Comparison compareTensor(StringRef name, const RefTensor &want,

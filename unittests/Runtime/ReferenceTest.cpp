@@ -471,3 +471,47 @@ TEST(ReferenceTest, DataMovementCarriesTolerances) {
   EXPECT_EQ(r[y].tolerance, r[e].tolerance);
   EXPECT_GT(r[y].tolerance[1], 0.0);
 }
+
+// The cap on output tolerances: r by the least precise float type of the
+// graph, times the output's largest magnitude (here 4).
+TEST(ReferenceTest, ToleranceCapByPrecision) {
+  pkg::Manifest manifest;
+  pkg::Value value;
+  value.type.element = ElementType::F32;
+  value.type.shape = {3};
+  manifest.values.push_back(value);
+  EXPECT_EQ(getToleranceCap(manifest), 1e-3);
+
+  RefTensor tensor;
+  tensor.type = value.type;
+  tensor.values = {1.0, -4.0, 2.0};
+  tensor.tolerance = {1e9, 1e-9, 0.0};
+  capTolerance(tensor, getToleranceCap(manifest));
+  EXPECT_DOUBLE_EQ(tensor.tolerance[0], 4e-3); // capped: 1e-3 * 4
+  EXPECT_EQ(tensor.tolerance[1], 1e-9);        // tighter already
+  EXPECT_EQ(tensor.tolerance[2], 0.0);         // exact stays exact
+
+  // An f16 value anywhere in the graph loosens the cap to 3e-2; a bf16
+  // contraction operand to 6e-2.
+  value.type.element = ElementType::F16;
+  manifest.values.push_back(value);
+  EXPECT_EQ(getToleranceCap(manifest), 3e-2);
+  pkg::Node node;
+  node.op = "matmul";
+  node.attributes["precision"] = llvm::json::Object{
+      {"lhs", "bf16"}, {"rhs", "bf16"}, {"acc", "f32"}, {"out", "f32"}};
+  manifest.graph.push_back(std::move(node));
+  EXPECT_EQ(getToleranceCap(manifest), 6e-2);
+
+  // Integer-only graphs have no cap; integer tensors are never capped.
+  pkg::Manifest integers;
+  value.type.element = ElementType::I32;
+  integers.values.push_back(value);
+  EXPECT_EQ(getToleranceCap(integers), 0.0);
+  RefTensor ints;
+  ints.type = value.type;
+  ints.values = {1.0, 2.0, 3.0};
+  ints.tolerance = {5.0, 5.0, 5.0};
+  capTolerance(ints, 1e-3);
+  EXPECT_EQ(ints.tolerance[0], 5.0);
+}

@@ -42,6 +42,19 @@
 //   2 u(T) |y| (floats) or by 1 (integers); when t = 0 the device, rounding
 //   the same exact value, must produce the same bits.
 //
+// These worst-case bounds compound along deep graphs (a layer norm divides
+// by sigma, a softmax takes the largest t of its row, ...) until they no
+// longer say anything. A graph output's tolerance is therefore capped at a
+// max-norm relative bound set by the least precise float type anywhere in
+// the graph (value types and contraction precisions; xf32 counts as f16):
+//
+//   t_i = min(t_i, r * max_j |y_j|),  r = 1e-3 (f32, f64), 3e-2 (f16, xf32),
+//                                       6e-2 (bf16), 0.25 (fp8)
+//
+// -- the same standards issue 6 sets for whole models against onnxruntime.
+// Elements whose bound is already tighter keep it; exact (integer, data
+// movement) elements keep t = 0.
+//
 // An element passes if |got - want| <= t (NaN only matches NaN).
 //
 //===----------------------------------------------------------------------===//
@@ -88,6 +101,13 @@ double getUnitRoundoff(pkg::ElementType type);
 llvm::Expected<std::vector<RefTensor>>
 evaluateReference(const pkg::Package &package,
                   llvm::ArrayRef<HostTensor> inputs);
+
+/// The max-norm relative cap above for the graph of `manifest`: r for its
+/// least precise float type (0 when the graph has no float value).
+double getToleranceCap(const pkg::Manifest &manifest);
+/// Caps the tolerance of every element of `tensor` at `cap * max |y|`
+/// (float tensors only).
+void capTolerance(RefTensor &tensor, double cap);
 
 /// How one device output compares with its reference.
 struct Comparison {

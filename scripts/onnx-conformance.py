@@ -12,6 +12,8 @@ with the reason:
   fail         compiled but produced a wrong result, or crashed, or timed out
   unsupported  crest-compile rejected the model with a diagnostic (an
                attribute, type or rank Crest does not support)
+  deviation    a mismatch in a test whose data disagrees with the ONNX
+               specification Crest follows (KNOWN_DEVIATIONS, with reasons)
 
 Nothing is skipped silently: the summary counts every directory selected.
 Exit status 1 when any test fails.
@@ -46,6 +48,22 @@ OPS = [
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",
 ]
+
+# Tests whose data disagrees with the ONNX specification Crest follows. They
+# still run; a mismatch is reported as DEVIATION with this reason (and a
+# pass as PASS), never silently dropped.
+KNOWN_DEVIATIONS = {
+    "node/test_cast_FLOAT_to_BFLOAT16":
+        "ONNX 1.12's expected bf16 bits truncate the f32 input; crest.cast "
+        "rounds to nearest even (its documented semantics, and what the "
+        "chips' conversion instructions do)",
+    "node/test_castlike_FLOAT_to_BFLOAT16_expanded":
+        "the test's input_1 ('like') has shape [1] but the model declares "
+        "[3, 4]; Crest checks input shapes against the model",
+    "node/test_castlike_BFLOAT16_to_FLOAT_expanded":
+        "the test's input_1 ('like') has shape [1] but the model declares "
+        "[3, 4]; Crest checks input shapes against the model",
+}
 
 # --------------------------------------------------------------------------
 # Running one test
@@ -200,7 +218,7 @@ def main():
             print("%-20s %s" % (op, os.path.relpath(path, TESTDATA)))
         return 0
 
-    counts = {"pass": 0, "fail": 0, "unsupported": 0}
+    counts = {"pass": 0, "fail": 0, "unsupported": 0, "deviation": 0}
     per_op = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [(op, path, pool.submit(run_test, args, op, path))
@@ -210,8 +228,13 @@ def main():
                 state, reason = future.result()
             except Exception as error:  # noqa: BLE001 - reported as a failure
                 state, reason = "fail", "runner error: %s" % error
+            relative = os.path.relpath(path, TESTDATA)
+            if state == "fail" and relative in KNOWN_DEVIATIONS:
+                state, reason = "deviation", "%s (%s)" % (
+                    KNOWN_DEVIATIONS[relative], reason)
             counts[state] += 1
-            per_op.setdefault(op, {"pass": 0, "fail": 0, "unsupported": 0})
+            per_op.setdefault(op, {"pass": 0, "fail": 0, "unsupported": 0,
+                                   "deviation": 0})
             per_op[op][state] += 1
             print("%-11s %-45s %s" % (state.upper(),
                                       os.path.relpath(path, TESTDATA), reason),
@@ -219,10 +242,11 @@ def main():
     print()
     for op in sorted(per_op):
         c = per_op[op]
-        print("%-20s %3d pass %3d fail %3d unsupported" %
-              (op, c["pass"], c["fail"], c["unsupported"]))
-    print("\n%d tests: %d passed, %d failed, %d unsupported" %
-          (len(tests), counts["pass"], counts["fail"], counts["unsupported"]))
+        print("%-20s %3d pass %3d fail %3d unsupported %3d deviation" %
+              (op, c["pass"], c["fail"], c["unsupported"], c["deviation"]))
+    print("\n%d tests: %d passed, %d failed, %d unsupported, %d known "
+          "deviations" % (len(tests), counts["pass"], counts["fail"],
+                          counts["unsupported"], counts["deviation"]))
     return 1 if counts["fail"] else 0
 
 

@@ -84,7 +84,8 @@ def model_inputs(model_bytes):
 
 
 # TensorProto.DataType -> numpy dtype.
-DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int16, 6: np.int32,
+DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
+          6: np.int32,
           7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64}
 INTEGER_TYPES = {2, 3, 4, 5, 6, 7, 12, 13}
 

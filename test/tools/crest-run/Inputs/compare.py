@@ -1,44 +1,19 @@
 """compare.py GOT.npy|GOT.pb WANT.npy [ATOL]: equality of dtype, shape and
-values (exact, or within ATOL). ONNX TensorProto files are decoded here by hand (independently of
-the runtime's decoder): dims (1), data_type (2), raw_data (9)."""
+values (exact, or within ATOL). ONNX TensorProto files are decoded with
+scripts/onnxpb.py, a Python reader independent of the runtime's decoder."""
+import os
 import sys
 
 import numpy as np
 
-ONNX_TYPES = {1: np.float32, 10: np.float16, 11: np.float64, 6: np.int32}
-
-
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << s
-        s += 7
-        if not c & 0x80:
-            return v, i
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                *[os.pardir] * 4, "scripts"))
+from onnxpb import read_tensor  # noqa: E402
 
 
 def read_pb(path):
-    b = open(path, "rb").read()
-    i, dims, dtype, raw = 0, [], None, None
-    while i < len(b):
-        key, i = varint(b, i)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            v, i = varint(b, i)
-            if field == 1:
-                dims.append(v)
-            elif field == 2:
-                dtype = v
-        elif wire == 2:
-            n, i = varint(b, i)
-            if field == 9:
-                raw = b[i:i + n]
-            i += n
-        else:
-            sys.exit(f"unexpected wire type {wire}")
-    return np.frombuffer(raw, ONNX_TYPES[dtype]).reshape(dims)
+    with open(path, "rb") as f:
+        return read_tensor(f.read())[1]
 
 
 got = read_pb(sys.argv[1]) if sys.argv[1].endswith(".pb") else np.load(sys.argv[1])

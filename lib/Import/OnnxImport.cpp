@@ -1880,6 +1880,13 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph) {
         }
       }
     }
+    // A graph output must be bytes a kernel writes: an output that is a
+    // graph input, a constant or another output (Identity, Dropout) is
+    // returned through a same-shape crest.reshape, which the planner turns
+    // into a copy.
+    if (isa<BlockArgument>(v) || v.getDefiningOp<arith::ConstantOp>() ||
+        llvm::is_contained(results, v))
+      v = ReshapeOp::create(builder, fileLoc, v.getType(), v);
     results.push_back(v);
     resultTypes.push_back(v.getType());
   }

@@ -93,6 +93,19 @@ public:
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
 
+  /// The index of this work-item's item in a kernel of `block` work-items
+  /// per workgroup and one work-item per item (createItemKernel); the rest
+  /// of the body runs only for indices below `items` when the last
+  /// workgroup is partial.
+  Value itemIndex(int64_t block, int64_t items) {
+    Value gid =
+        add(mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
+            gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    if (items == 0 || items % block != 0)
+      enterIf(lessThan(gid, items));
+    return gid;
+  }
+
   /// A 1-D view of a kernel argument (the argument itself when rank <= 1).
   Value flatten(Value memref) {
     auto type = cast<MemRefType>(memref.getType());
@@ -165,6 +178,12 @@ private:
   gpu::GPUFuncOp createKernel(Operation *anchor, StringRef kind,
                               TypeRange inputs, TypeRange results,
                               int64_t grid, int64_t block);
+  /// createKernel for one work-item per item: blocks of up to `blockSize`
+  /// work-items (whole waves) over `items` items. Returns the kernel and
+  /// its block size (for Emitter::itemIndex).
+  std::pair<gpu::GPUFuncOp, int64_t>
+  createItemKernel(Operation *anchor, StringRef kind, TypeRange inputs,
+                   TypeRange results, int64_t items);
 
   LogicalResult lowerElementwise(Operation *anchor, ArrayRef<Value> bodyInputs,
                                  ArrayRef<Operation *> body,
@@ -213,6 +232,16 @@ private:
 //===----------------------------------------------------------------------===//
 // Kernel skeleton
 //===----------------------------------------------------------------------===//
+
+std::pair<gpu::GPUFuncOp, int64_t>
+LowerOpsToGPUPass::createItemKernel(Operation *anchor, StringRef kind,
+                                    TypeRange inputs, TypeRange results,
+                                    int64_t items) {
+  int64_t block = std::min<int64_t>(
+      blockSize, llvm::alignTo(std::max<int64_t>(items, 1), waveSize));
+  int64_t grid = std::max<int64_t>(1, llvm::divideCeil(items, block));
+  return {createKernel(anchor, kind, inputs, results, grid, block), block};
+}
 
 gpu::GPUFuncOp LowerOpsToGPUPass::createKernel(Operation *anchor,
                                                StringRef kind,
@@ -303,10 +332,8 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
       shape.back() % vec != 0)
     vec = 1;
   int64_t items = n / vec;
-  int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(items, waveSize));
-  int64_t grid = llvm::divideCeil(items, block);
-  gpu::GPUFuncOp func =
-      createKernel(anchor, "elementwise", inputTypes, resultTypes, grid, block);
+  auto [func, block] = createItemKernel(anchor, "elementwise", inputTypes,
+                                        resultTypes, items);
 
   Location loc = anchor->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
@@ -314,11 +341,7 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
   SmallVector<Value> flat;
   for (BlockArgument arg : func.getArguments())
     flat.push_back(e.flatten(arg));
-  Value gid = e.add(
-      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
-      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  if (items % block != 0)
-    e.enterIf(e.lessThan(gid, items));
+  Value gid = e.itemIndex(block, items);
   Value base = e.mul(gid, vec);
 
   // Output coordinates, computed when an input broadcasts.
@@ -670,21 +693,15 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
   ArrayRef<int64_t> out = tensorType(op->getResult(0)).getShape();
   int64_t h = in[2], w = in[3], oh = out[2], ow = out[3];
   int64_t items = product(out);
-  int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(items, waveSize));
-  int64_t grid = llvm::divideCeil(items, block);
-  gpu::GPUFuncOp func =
-      createKernel(op, isMax ? "max_pool2d" : "avg_pool2d",
-                   op->getOperandTypes(), op->getResultTypes(), grid, block);
+  auto [func, block] =
+      createItemKernel(op, isMax ? "max_pool2d" : "avg_pool2d",
+                       op->getOperandTypes(), op->getResultTypes(), items);
   Location loc = op->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
   Emitter e(b, loc);
   Value src = e.flatten(func.getArgument(0));
   Value dst = e.flatten(func.getArgument(1));
-  Value gid = e.add(
-      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
-      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  if (items % block != 0)
-    e.enterIf(e.lessThan(gid, items));
+  Value gid = e.itemIndex(block, items);
   Value x = e.rem(gid, ow);
   Value y = e.rem(e.div(gid, ow), oh);
   Value plane = e.mul(e.div(gid, ow * oh), h * w);
@@ -840,22 +857,15 @@ LogicalResult LowerOpsToGPUPass::lowerPerOutput(
   if (vec > 1 && n % vec != 0)
     vec = 1;
   int64_t items = n / vec;
-  int64_t block = std::min<int64_t>(
-      blockSize, llvm::alignTo(std::max<int64_t>(items, 1), waveSize));
-  int64_t grid = std::max<int64_t>(1, llvm::divideCeil(items, block));
-  gpu::GPUFuncOp func = createKernel(op, kind, op->getOperandTypes(),
-                                     op->getResultTypes(), grid, block);
+  auto [func, block] = createItemKernel(op, kind, op->getOperandTypes(),
+                                        op->getResultTypes(), items);
   Location loc = op->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
   Emitter e(b, loc);
   SmallVector<Value> flat;
   for (BlockArgument arg : func.getArguments())
     flat.push_back(e.flatten(arg));
-  Value gid = e.add(
-      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
-      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  if (items == 0 || items % block != 0)
-    e.enterIf(e.lessThan(gid, items));
+  Value gid = e.itemIndex(block, items);
   Value o = e.mul(gid, vec);
   FailureOr<Value> v = emitItem(e, flat, o);
   if (failed(v))

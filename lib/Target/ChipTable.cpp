@@ -426,6 +426,132 @@ constexpr MmaInstruction kGfx1201Mma[] = {
     wmmaRdna4("v_wmma_f32_16x16x16_bf8_bf8", Bf8Ocp, Bf8Ocp, F32, 8),
 };
 
+// Timing-model parameters (docs/Timing.md). "(derived)" is arithmetic on
+// the cited figures; "(unverified)" could not be confirmed from a primary
+// source and is a stated assumption of the model.
+//
+// gfx942 (MI300X):
+// - 304 CUs in 8 XCDs, 2100 MHz peak: ROCm docs, "AMD Instinct MI300 series
+//   microarchitecture"; workgroups round-robin over the XCDs (MGPUSim PR 286).
+// - effectiveClockMhz 1051 (derived): AMD's "measuring max achievable FLOPs"
+//   blog measures a tight f16 MFMA loop at 654 TFLOP/s against the 1307.4 of
+//   2048 FLOP/clk/CU x 304 CUs x 2.1 GHz, i.e. the sustained clock under
+//   dense MFMA is 2100 x 654 / 1307.4.
+// - launchOverheadUs 2: back-to-back tiny kernels cost about 2 us each
+//   (RRZE-HPC gpu-benches, gpu-small-kernels; measured on MI210); one
+//   isolated event-timed empty kernel reads about 4 us (ROCm TransferBench
+//   PR 297), which includes the events.
+// - valuCycles 4: a SIMD has 16 lanes, wave64 takes 4 passes
+//   (rocprofiler-compute pipeline-descriptions). transCycles 16: the
+//   transcendental unit is quarter rate (CDNA3 ISA guide; unverified).
+// - branchCycles 8 (LLVM SISchedule.td WriteBranch), barrierCycles 16
+//   (unverified: SISchedule's WriteBarrier 500 is marked as a guess),
+//   smemLatency 20 (SISchedule.td WriteSMEM).
+// - LDS: 128 B/clk per CU, at most 64 B/clk for one wave's access
+//   (rocprofiler-compute LDS speed-of-light); ds_read_b32 returns in 52-55
+//   cycles with 4 data cycles and ds_read_b128 in 50-64 with 16 (tingqli
+//   pyhip docs/mem_latency.md, MI308X), hence ldsLatency 48 (derived).
+// - L1 32 KiB, 128 B lines, 64 B/clk per CU; L2 4 MiB per XCD, 16 channels
+//   x 128 B/clk; 256 MiB Infinity Cache (ROCm gpu-arch-specs;
+//   rocprofiler-compute MI300X sysinfo). Pointer-chase latencies at 2.09 GHz
+//   (RRZE-HPC gpu-benches, gpu-latency): L1 ~118 cycles, L2 ~212 (101 ns),
+//   Infinity Cache 454-534 (236 ns), HBM 876-907 (426 ns).
+// - mallGBps 17200: AMD's Infinity Cache peak bandwidth for MI300X
+//   (unverified). hbmGBps 4200: the model has no DRAM timing, so the HBM
+//   ceiling is the sustained read bandwidth at full occupancy (RRZE
+//   gpu-stream 4.2 TB/s; BabelStream 4.09-4.26), not the 5.3 TB/s peak.
+// - Wait states: LLVM GCNHazardRecognizer.cpp, checkMAIHazards90A and
+//   checkMAIVALUHazards (GFX940_XDL_N_PassWrites*, GFX940_SMFMA_N_Pass*,
+//   GFX90A_N_PassWrites*), checkVALUHazards (trans use, gfx940 only);
+//   SIInstrInfo::isXDL (the f32 MFMAs are the gfx940 non-XDL ones).
+constexpr TimingParams kGfx942Timing = {
+    /*computeUnits=*/304,
+    /*xcds=*/8,
+    /*peakClockMhz=*/2100,
+    /*effectiveClockMhz=*/1051,
+    /*launchOverheadUs=*/2.0,
+    /*valuCycles=*/4,
+    /*transCycles=*/16,
+    /*branchCycles=*/8,
+    /*barrierCycles=*/16,
+    /*smemLatency=*/20,
+    /*xdlSrcABOffset=*/3,
+    /*nonXdlSrcABOffset=*/2,
+    /*xdlSrcCOverlapOffset=*/1,
+    /*nonXdlSrcCOverlapOffset=*/0,
+    /*xdlReadOffset=*/3,
+    /*nonXdlReadOffset=*/2,
+    /*srcCExactTwoPassWaitStates=*/2,
+    /*valuToMfmaWaitStates=*/2,
+    /*transUseWaitStates=*/1,
+    /*f32MfmaIsXdl=*/false,
+    /*ldsLatency=*/48,
+    /*ldsBytesPerCycle=*/128,
+    /*ldsBytesPerCycleWave=*/64,
+    /*cacheLineBytes=*/128,
+    /*l1Bytes=*/32 * 1024,
+    /*l1BytesPerCycle=*/64,
+    /*l1LatencyCycles=*/118,
+    /*l2BytesPerXcd=*/4ull << 20,
+    /*l2BytesPerCyclePerXcd=*/16 * 128,
+    /*l2LatencyNs=*/101,
+    /*mallBytes=*/256ull << 20,
+    /*mallGBps=*/17200,
+    /*mallLatencyNs=*/236,
+    /*hbmGBps=*/4200,
+    /*hbmLatencyNs=*/426,
+};
+
+// gfx90a (one MI250X GCD):
+// - 110 CUs at 1700 MHz, 8 MiB L2, HBM2e 1.6 TB/s per GCD, no Infinity
+//   Cache (ROCm docs, "AMD Instinct MI250 microarchitecture").
+// - effectiveClockMhz 1507 (derived): a bf16 MFMA loop on MI200 reaches
+//   160.5 of 181 TFLOP/s (ROCm rocm-systems PR 5162), 1700 x 160.5 / 181.
+// - L1 16 KiB with 64 B lines, 64 B/clk (CDNA2 whitepaper); L2 16 channels
+//   x 128 B/clk (unverified, as gfx942).
+// - Latencies, LDS and issue figures as gfx942 (unverified: no published
+//   MI250X pointer chase was found). hbmGBps 1300 (derived): the same
+//   sustained-to-peak ratio as gfx942, 1638 x 4.2 / 5.3.
+// - Wait states: as gfx942, GFX90A_* rules (no XDL distinction, no
+//   exact-SrcC exception, no trans-use hazard).
+constexpr TimingParams kGfx90aTiming = {
+    /*computeUnits=*/110,
+    /*xcds=*/1,
+    /*peakClockMhz=*/1700,
+    /*effectiveClockMhz=*/1507,
+    /*launchOverheadUs=*/2.0,
+    /*valuCycles=*/4,
+    /*transCycles=*/16,
+    /*branchCycles=*/8,
+    /*barrierCycles=*/16,
+    /*smemLatency=*/20,
+    /*xdlSrcABOffset=*/3,
+    /*nonXdlSrcABOffset=*/3,
+    /*xdlSrcCOverlapOffset=*/0,
+    /*nonXdlSrcCOverlapOffset=*/0,
+    /*xdlReadOffset=*/3,
+    /*nonXdlReadOffset=*/3,
+    /*srcCExactTwoPassWaitStates=*/0,
+    /*valuToMfmaWaitStates=*/2,
+    /*transUseWaitStates=*/0,
+    /*f32MfmaIsXdl=*/true,
+    /*ldsLatency=*/48,
+    /*ldsBytesPerCycle=*/128,
+    /*ldsBytesPerCycleWave=*/64,
+    /*cacheLineBytes=*/64,
+    /*l1Bytes=*/16 * 1024,
+    /*l1BytesPerCycle=*/64,
+    /*l1LatencyCycles=*/118,
+    /*l2BytesPerXcd=*/8ull << 20,
+    /*l2BytesPerCyclePerXcd=*/16 * 128,
+    /*l2LatencyNs=*/101,
+    /*mallBytes=*/0,
+    /*mallGBps=*/0,
+    /*mallLatencyNs=*/0,
+    /*hbmGBps=*/1300,
+    /*hbmLatencyNs=*/426,
+};
+
 // Chip rows. Per-chip sources:
 // - ldsBytesPerWorkgroup: 64 KiB on CDNA1-3 and 160 KiB on gfx950 [notes 1,
 //   4]; on RDNA3/4 the WGP has 128 KiB but one workgroup may allocate at most
@@ -500,7 +626,8 @@ constexpr ChipInfo kChips[] = {
      /*mmaAccInArchVgprs=*/true,
      /*mmaFlushesHalfDenormals=*/true,
      /*packedWorkItemIds=*/true,
-     /*mmaInstructions=*/kGfx90aMma},
+     /*mmaInstructions=*/kGfx90aMma,
+     /*timing=*/&kGfx90aTiming},
     {/*name=*/"gfx942",
      /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942,
      /*architecture=*/"CDNA3",
@@ -523,7 +650,8 @@ constexpr ChipInfo kChips[] = {
      /*mmaAccInArchVgprs=*/true,
      /*mmaFlushesHalfDenormals=*/false,
      /*packedWorkItemIds=*/true,
-     /*mmaInstructions=*/kGfx942Mma},
+     /*mmaInstructions=*/kGfx942Mma,
+     /*timing=*/&kGfx942Timing},
     {/*name=*/"gfx950",
      /*elfMachine=*/llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950,
      /*architecture=*/"CDNA4",

@@ -12,7 +12,9 @@
 //   inout:IN.npy:OUT.npy     a buffer initialised from IN, written to OUT
 //   i32:V, u32:V, i64:V, u64:V, f32:V, f64:V   a value argument
 // It prints the instruction counters and every LDS race found, and exits 1
-// on an error and 2 when races were found.
+// on an error and 2 when races were found. --timing adds the timing
+// model's projection (docs/Timing.md), --timing=pc a per-instruction table,
+// --trace=FILE.json a Perfetto timeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +65,30 @@ static cl::opt<unsigned> dynamicLds("dynamic-lds", cl::init(0),
 static cl::opt<bool> noRaceCheck("no-race-check",
                                  cl::desc("Do not run the LDS race detector"),
                                  cl::cat(category));
+enum class TimingMode { Off, Summary, Pc };
+static cl::opt<TimingMode> timingMode(
+    "timing", cl::desc("Project the dispatch's time with the timing model"),
+    cl::ValueOptional, cl::init(TimingMode::Off),
+    cl::values(clEnumValN(TimingMode::Summary, "", "per-kernel summary"),
+               clEnumValN(TimingMode::Summary, "summary",
+                          "per-kernel summary"),
+               clEnumValN(TimingMode::Pc, "pc",
+                          "summary and per-instruction hotspots")),
+    cl::cat(category));
+static cl::opt<bool> timingOnly(
+    "timing-only",
+    cl::desc("With --timing: execute only the workgroups the model replays "
+             "(outputs are not written); for projecting large grids"),
+    cl::cat(category));
+static cl::opt<double> clockMhz("clock-mhz", cl::init(0),
+                                cl::desc("Effective clock of the timing "
+                                         "model (default: the chip table's)"),
+                                cl::cat(category));
+static cl::opt<std::string> tracePath(
+    "trace",
+    cl::desc("Write the modelled timeline of one compute unit as a "
+             "Chrome/Perfetto JSON trace (implies --timing)"),
+    cl::value_desc("FILE.json"), cl::cat(category));
 static cl::opt<bool> listKernels("list-kernels",
                                  cl::desc("List the kernels and exit"),
                                  cl::cat(category));
@@ -152,6 +178,16 @@ int main(int argc, char **argv) {
     config.seed = seed;
   config.dynamicLdsBytes = dynamicLds;
   config.detectRaces = !noRaceCheck;
+  if (timingOnly && timingMode == TimingMode::Off && tracePath.empty())
+    return fail(makeError("--timing-only needs --timing"));
+  if (timingMode != TimingMode::Off || !tracePath.empty()) {
+    TimingOptions options;
+    options.perPc = timingMode == TimingMode::Pc;
+    options.timeline = !tracePath.empty();
+    options.sampleOnly = timingOnly;
+    options.clockMhz = clockMhz;
+    config.timing = options;
+  }
 
   // Bind --arg values to the explicit kernel arguments in order.
   Emulator emu;
@@ -269,7 +305,7 @@ int main(int argc, char **argv) {
     return fail(result.takeError());
 
   for (BufferArg &buffer : buffers) {
-    if (buffer.outputPath.empty())
+    if (buffer.outputPath.empty() || timingOnly)
       continue;
     if (Error e = emu.getMemory().read(buffer.address, buffer.array.data))
       return fail(std::move(e));
@@ -292,5 +328,25 @@ int main(int argc, char **argv) {
   os << formatv("  races {0}\n", result->racesFound);
   for (const RaceReport &race : result->races)
     os << "  " << race.describe() << "\n";
+  if (const KernelTiming *timing = result->timing.get()) {
+    os << formatv("timing on {0} (model: docs/Timing.md):\n", timing->chip);
+    printTiming(os, *timing);
+    if (timingMode == TimingMode::Pc)
+      printPcTable(os, *timing);
+    if (!tracePath.empty()) {
+      std::error_code ec;
+      raw_fd_ostream file(tracePath, ec);
+      if (ec)
+        return fail(makeError("cannot write '" + tracePath +
+                              "': " + ec.message()));
+      std::vector<TraceEvent> events;
+      appendTimelineEvents(events, *timing, 0, 0);
+      writeTraceJson(file, events, {kernel->name});
+      file.close();
+      if (file.has_error())
+        return fail(makeError("cannot write '" + tracePath + "': " +
+                              file.error().message()));
+    }
+  }
   return result->racesFound ? 2 : 0;
 }

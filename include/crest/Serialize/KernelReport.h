@@ -11,6 +11,7 @@
 #define CREST_SERIALIZE_KERNELREPORT_H
 
 #include "crest/Target/ChipTable.h"
+#include "crest/Target/Occupancy.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -61,25 +62,6 @@ struct CodeObjectInfo {
 
 /// Parses an AMDGPU HSA code object (ELF). Malformed input is an error.
 llvm::Expected<CodeObjectInfo> readCodeObjectInfo(llvm::StringRef elf);
-
-/// Waves per SIMD a kernel can keep resident, with what limits them.
-struct Occupancy {
-  unsigned wavesPerSimd = 0;
-  /// The separate limits: the chip's maximum, the register file and LDS.
-  unsigned byChip = 0, byRegisters = 0, byLds = 0;
-  /// "registers", "LDS" or "waves" (the chip's maximum), for the report.
-  llvm::StringRef limiter;
-};
-
-/// Occupancy from the chip table: registers are allocated in granules from
-/// the SIMD's file (`vgprs` counts arch VGPRs plus AGPRs on chips with a
-/// unified file, as .vgpr_count does; on gfx908 the larger of the two
-/// separate files counts), and each workgroup of `workgroupSize` work-items
-/// allocates its LDS in granules from the compute unit's. SGPRs are not
-/// modelled (they only limit gfx9 chips above 80 SGPRs per wave).
-Occupancy computeOccupancy(const ChipInfo &chip, unsigned waveSize,
-                           unsigned vgprs, unsigned agprs, uint64_t ldsBytes,
-                           unsigned workgroupSize);
 
 /// Static instruction counts of one kernel's body in AMDGPU assembly.
 struct InstructionCounts {

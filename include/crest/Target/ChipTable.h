@@ -102,6 +102,76 @@ struct MmaInstruction {
   unsigned getLhsElementsPerLane(unsigned waveSize) const;
 };
 
+/// Parameters of the emulator's timing model (runtime/emu/lib/timing,
+/// docs/Timing.md) for one chip. ChipTable.cpp gives each one's source.
+/// Core-side figures are in cycles of the chip's clock; memory-side
+/// latencies in nanoseconds and bandwidths in GB/s, converted to cycles at
+/// the effective clock.
+struct TimingParams {
+  // -- The device -----------------------------------------------------------
+  unsigned computeUnits;
+  /// Partitions with their own L2 (XCDs; 1 for one gfx90a GCD). Workgroup i
+  /// is placed on partition i mod xcds.
+  unsigned xcds;
+  double peakClockMhz;
+  /// The clock at which modelled cycles become microseconds: the sustained
+  /// clock under dense matrix work.
+  double effectiveClockMhz;
+  /// Cost of one kernel launch in a stream of back-to-back launches.
+  double launchOverheadUs;
+
+  // -- Issue ------------------------------------------------------------------
+  /// Cycles a wave64 VALU instruction occupies its SIMD's VALU (16 lanes x
+  /// 4 passes), and a transcendental one (quarter rate).
+  unsigned valuCycles;
+  unsigned transCycles;
+  /// Cycles before a wave can issue again after a taken branch (instruction
+  /// buffer refill), and after s_barrier releases.
+  unsigned branchCycles;
+  unsigned barrierCycles;
+  /// Scalar-cache hit latency of s_load / s_buffer_load.
+  unsigned smemLatency;
+
+  // -- Software wait states (LLVM GCNHazardRecognizer) -----------------------
+  /// An MFMA of N passes followed by a reader of its result needs N + offset
+  /// wait states: as another MFMA's A/B, as a partially overlapping SrcC,
+  /// and as a VALU, VMEM or LDS source (or a VALU overwriting it). XDL and
+  /// non-XDL MFMAs differ where the chip distinguishes them.
+  int xdlSrcABOffset, nonXdlSrcABOffset;
+  int xdlSrcCOverlapOffset, nonXdlSrcCOverlapOffset;
+  int xdlReadOffset, nonXdlReadOffset;
+  /// A 2-pass MFMA's result read as exactly the same SrcC.
+  unsigned srcCExactTwoPassWaitStates;
+  /// A VALU result read by an MFMA.
+  unsigned valuToMfmaWaitStates;
+  /// A transcendental result read by a non-transcendental VALU.
+  unsigned transUseWaitStates;
+  /// Whether the f32-input MFMAs are XDL (all MFMAs but f64 on gfx90a; on
+  /// gfx942 the f32 forms are not).
+  bool f32MfmaIsXdl;
+
+  // -- LDS ------------------------------------------------------------------
+  /// Return latency of an LDS access without conflicts, on top of its data
+  /// cycles; bytes per cycle of the CU's LDS and of one wave's access.
+  unsigned ldsLatency;
+  unsigned ldsBytesPerCycle;
+  unsigned ldsBytesPerCycleWave;
+
+  // -- Vector memory -------------------------------------------------------------
+  unsigned cacheLineBytes;
+  unsigned l1Bytes;
+  unsigned l1BytesPerCycle; ///< per CU
+  unsigned l1LatencyCycles;
+  uint64_t l2BytesPerXcd;
+  unsigned l2BytesPerCyclePerXcd;
+  double l2LatencyNs;
+  uint64_t mallBytes; ///< Infinity Cache (MALL); 0 when there is none
+  double mallGBps;
+  double mallLatencyNs;
+  double hbmGBps;
+  double hbmLatencyNs;
+};
+
 /// One GPU target.
 struct ChipInfo {
   llvm::StringRef name; ///< LLVM processor name, e.g. "gfx942".
@@ -139,6 +209,8 @@ struct ChipInfo {
   /// rather than in v0, v1, v2 (LLVM's FeaturePackedTID).
   bool packedWorkItemIds;
   llvm::ArrayRef<MmaInstruction> mmaInstructions;
+  /// The timing model's parameters; null where the emulator has no model.
+  const TimingParams *timing = nullptr;
 
   bool hasMatrixCores() const { return !mmaInstructions.empty(); }
   bool supportsWaveSize(unsigned waveSize) const {

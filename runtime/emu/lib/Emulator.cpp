@@ -192,8 +192,11 @@ void Wave::writeScalarN(const Operand &op, const uint32_t *values, unsigned n) {
 
 uint8_t *Wave::global(const Inst &inst, uint64_t address, uint32_t size,
                       unsigned lane) {
-  if (uint8_t *p = dispatch.memory.translate(address, size))
+  if (uint8_t *p = dispatch.memory.translate(address, size)) {
+    if (trace)
+      trace->noteGlobal(address, size, dispatch.lineShift);
     return p;
+  }
   fail(inst, formatv("out-of-bounds access of {0} bytes at {1:x} by lane "
                      "{2}: {3}",
                      size, address, lane, dispatch.memory.describe(address)));
@@ -412,6 +415,15 @@ bool Workgroup::checkLdsAccess(Wave &wave, const Inst &inst, uint64_t offset,
 // Launch
 //===----------------------------------------------------------------------===//
 
+/// "gfx90a, gfx942": the chips the timing model has parameters for.
+static std::string getTimingChipNames() {
+  std::string names;
+  for (const ChipInfo &chip : getAllChips())
+    if (chip.timing)
+      names += (names.empty() ? "" : ", ") + chip.name.str();
+  return names;
+}
+
 /// Writes `value` (of `size` bytes) at `offset` of the kernarg segment.
 static void putArg(std::vector<uint8_t> &segment, uint32_t offset,
                    uint32_t size, uint64_t value) {
@@ -598,8 +610,13 @@ void WorkgroupRunner::run(Workgroup &wg) {
   unsigned numVgprs = 512;
   for (unsigned w = 0; w < numWaves; ++w)
     wg.waves.push_back(std::make_unique<Wave>(dispatch, wg, w, numVgprs));
+  const std::array<uint32_t, 3> &grid = config.grid;
+  uint64_t linear = wg.id[0] + uint64_t(grid[0]) * (wg.id[1] + uint64_t(grid[1]) * wg.id[2]);
+  timing::Recorder *recorder = dispatch.recorder;
   for (unsigned w = 0; w < numWaves; ++w) {
     Wave &wave = *wg.waves[w];
+    if (recorder)
+      wave.trace = recorder->beginWave(linear, wg.id, w);
     setUpWave(wave, w * lanes, items);
     wave.privateBytes = kernel.privateSegmentFixedSize;
     if (wave.privateBytes)
@@ -654,6 +671,9 @@ void WorkgroupRunner::run(Workgroup &wg) {
       wave.branched = false;
       inst.handler(wave, inst);
       wave.lgkmWaits += waitsForLgkm[&inst - insts.data()];
+      if (wave.trace)
+        recorder->commit(*wave.trace, linear,
+                         static_cast<uint32_t>(&inst - insts.data()));
       ++result.waveInstructions;
       // Every VALU encoding (VOP1/2/3/3P, SDWA, DPP) is a VALU instruction;
       // MFMAs count themselves.
@@ -739,6 +759,20 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
     cantFail(memory.write(dispatch.dispatchPacketAddress, packet));
   }
 
+  std::unique_ptr<timing::Recorder> recorder;
+  if (config.timing) {
+    if (!chip.timing)
+      return error(formatv("the timing model has no parameters for {0}; it "
+                           "covers {1}",
+                           chip.name, getTimingChipNames()));
+    recorder = std::make_unique<timing::Recorder>(
+        program, *chip.timing, *config.timing,
+        timing::planGrid(program, config, *config.timing,
+                         config.dynamicLdsBytes));
+    dispatch.recorder = recorder.get();
+    dispatch.lineShift = recorder->getLineShift();
+  }
+
   std::optional<std::mt19937_64> rng;
   if (config.seed)
     rng.emplace(*config.seed);
@@ -746,6 +780,11 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
   for (uint32_t z = 0; z < config.grid[2] && !dispatch.failed(); ++z)
     for (uint32_t y = 0; y < config.grid[1] && !dispatch.failed(); ++y)
       for (uint32_t x = 0; x < config.grid[0] && !dispatch.failed(); ++x) {
+        if (recorder &&
+            !recorder->getPlan().executes(
+                x + uint64_t(config.grid[0]) *
+                        (y + uint64_t(config.grid[1]) * z)))
+          continue;
         Workgroup wg;
         wg.id = {x, y, z};
         wg.lds.assign(lds, 0);
@@ -759,6 +798,9 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
   memory.release(dispatch.dispatchPacketAddress);
   if (dispatch.failed())
     return error(dispatch.error);
+  if (recorder)
+    dispatch.result.timing =
+        std::make_shared<KernelTiming>(recorder->finish(chip));
   dispatch.result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -12,6 +12,7 @@
 
 #include "crest/emu/Emulator.h"
 #include "crest/emu/Program.h"
+#include "timing/Model.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/bit.h"
@@ -115,6 +116,8 @@ public:
   /// for before s_barrier" check).
   uint32_t lgkmWaits = 0;
   uint32_t lgkmWaitsAtBarrier = 0;
+  /// Where the timing model records this wave (null when it is off).
+  timing::WaveTrace *trace = nullptr;
 
   uint64_t exec() const {
     uint64_t e = sgpr[sreg::ExecLo] | (uint64_t(sgpr[sreg::ExecHi]) << 32);
@@ -259,6 +262,9 @@ struct Dispatch {
   uint64_t kernargAddress = 0;
   uint64_t dispatchPacketAddress = 0;
   uint64_t queueAddress = 0;
+  /// The timing model's recorder (null when timing is off).
+  timing::Recorder *recorder = nullptr;
+  unsigned lineShift = 7;
 
   bool failed() const { return !error.empty(); }
   /// Counts `bytes` racy LDS bytes (the first is `ldsByte`) and keeps one

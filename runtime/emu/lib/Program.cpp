@@ -301,6 +301,8 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
       }
     }
 
+    inst.numMcDefs = static_cast<uint8_t>(
+        mc.instrInfo->get(mcInst.getOpcode()).getNumDefs());
     inst.encoding = getEncoding(key);
     if (inst.encoding != Encoding::Other)
       if (Error e = buildValuView(inst, mc.instrInfo->get(mcInst.getOpcode()),

@@ -84,6 +84,12 @@ void BankModel::commit(Wave &wave, const Inst &inst) const {
         worst = std::max(worst, ++perBank[addresses[i] % banks]);
       extra += worst - 1;
     }
+  if (wave.trace) {
+    uint32_t bytes = 0;
+    for (unsigned pass = 0; pass < passes; ++pass)
+      bytes += 4 * llvm::popcount(lanes[pass]);
+    wave.trace->noteLds(bytes, uint32_t(extra));
+  }
   if (extra == 0)
     return;
   LaunchResult &result = wave.dispatch.result;

@@ -14,6 +14,7 @@
 #define CREST_EMU_EMULATOR_H
 
 #include "crest/emu/Program.h"
+#include "crest/emu/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -21,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -88,6 +90,9 @@ struct LaunchConfig {
   /// A dispatch that executes more wave instructions than this fails (a
   /// kernel that never ends).
   uint64_t maxInstructions = uint64_t(1) << 32;
+  /// With options, the timing model projects the dispatch's time on the
+  /// chip (LaunchResult::timing); chips without a model are an error.
+  std::optional<TimingOptions> timing;
 };
 
 /// A cross-wave LDS access pair with no barrier between them, or
@@ -131,7 +136,10 @@ struct LaunchResult {
   std::vector<RaceReport> races;
   uint64_t racesFound = 0;
   static constexpr size_t kMaxRaces = 64;
+  /// Host wall time of the emulation (not the GPU's time: see `timing`).
   double seconds = 0;
+  /// The modelled time, when LaunchConfig::timing asked for it.
+  std::shared_ptr<const KernelTiming> timing;
 };
 
 class Emulator {

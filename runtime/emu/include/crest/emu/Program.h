@@ -108,8 +108,10 @@ struct Inst {
   const char *name = "";
   Encoding encoding = Encoding::Other;
 
-  /// Every MCInst operand, in LLVM's order.
+  /// Every MCInst operand, in LLVM's order; the first `numMcDefs` are the
+  /// results (MCInstrDesc::getNumDefs), for every encoding.
   uint8_t numOps = 0;
+  uint8_t numMcDefs = 0;
   Operand ops[kMaxOperands];
 
   /// For VALU encodings, a view of `ops`: the result operands (vdst and,

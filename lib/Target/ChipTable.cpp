@@ -454,7 +454,7 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 // - L1 32 KiB, 128 B lines, 64 B/clk per CU; L2 4 MiB per XCD, 16 channels
 //   x 128 B/clk; 256 MiB Infinity Cache (ROCm gpu-arch-specs;
 //   rocprofiler-compute MI300X sysinfo). Pointer-chase latencies at 2.09 GHz
-//   (RRZE-HPC gpu-benches, gpu-latency): L1 ~118 cycles, L2 ~212 (101 ns),
+//   (RRZE-HPC gpu-benches, gpu-latency): L1 ~118 (56 ns), L2 ~212 (101 ns),
 //   Infinity Cache 454-534 (236 ns), HBM 876-907 (426 ns).
 // - mallGBps 17200: AMD's Infinity Cache peak bandwidth for MI300X
 //   (unverified). hbmGBps 4200: the model has no DRAM timing, so the HBM
@@ -491,7 +491,7 @@ constexpr TimingParams kGfx942Timing = {
     /*cacheLineBytes=*/128,
     /*l1Bytes=*/32 * 1024,
     /*l1BytesPerCycle=*/64,
-    /*l1LatencyCycles=*/118,
+    /*l1LatencyNs=*/56,
     /*l2BytesPerXcd=*/4ull << 20,
     /*l2BytesPerCyclePerXcd=*/16 * 128,
     /*l2LatencyNs=*/101,
@@ -541,7 +541,7 @@ constexpr TimingParams kGfx90aTiming = {
     /*cacheLineBytes=*/64,
     /*l1Bytes=*/16 * 1024,
     /*l1BytesPerCycle=*/64,
-    /*l1LatencyCycles=*/118,
+    /*l1LatencyNs=*/56,
     /*l2BytesPerXcd=*/8ull << 20,
     /*l2BytesPerCyclePerXcd=*/16 * 128,
     /*l2LatencyNs=*/101,

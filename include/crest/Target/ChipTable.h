@@ -161,7 +161,7 @@ struct TimingParams {
   unsigned cacheLineBytes;
   unsigned l1Bytes;
   unsigned l1BytesPerCycle; ///< per CU
-  unsigned l1LatencyCycles;
+  double l1LatencyNs;
   uint64_t l2BytesPerXcd;
   unsigned l2BytesPerCyclePerXcd;
   double l2LatencyNs;

@@ -115,7 +115,7 @@ public:
     servers[L2].rate = input.l2BytesPerCycle;
     servers[Mall].rate = input.mallBytesPerCycle;
     servers[Hbm].rate = input.hbmBytesPerCycle;
-    latency[L1] = p.l1LatencyCycles;
+    latency[L1] = input.l1Latency;
     latency[L2] = input.l2Latency;
     latency[Mall] = input.mallLatency;
     latency[Hbm] = input.hbmLatency;

@@ -122,6 +122,7 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
       double(params.l2BytesPerCyclePerXcd) / cusPerActiveXcd;
   input.mallBytesPerCycle = params.mallGBps * bytesPerCycle / activeCus;
   input.hbmBytesPerCycle = params.hbmGBps * bytesPerCycle / activeCus;
+  input.l1Latency = unsigned(std::lround(params.l1LatencyNs * cyclesPerNs));
   input.l2Latency = unsigned(std::lround(params.l2LatencyNs * cyclesPerNs));
   input.mallLatency =
       unsigned(std::lround(params.mallLatencyNs * cyclesPerNs));

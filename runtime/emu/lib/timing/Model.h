@@ -261,7 +261,7 @@ struct CuInput {
   /// This CU's share of each level's bandwidth, in bytes per cycle.
   double l2BytesPerCycle = 0, mallBytesPerCycle = 0, hbmBytesPerCycle = 0;
   /// Latencies in cycles.
-  unsigned l2Latency = 0, mallLatency = 0, hbmLatency = 0;
+  unsigned l1Latency = 0, l2Latency = 0, mallLatency = 0, hbmLatency = 0;
   bool perPc = false, timeline = false;
 };
 

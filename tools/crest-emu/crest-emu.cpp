@@ -63,6 +63,19 @@ static cl::opt<unsigned> dynamicLds("dynamic-lds", cl::init(0),
 static cl::opt<bool> noRaceCheck("no-race-check",
                                  cl::desc("Do not run the LDS race detector"),
                                  cl::cat(category));
+namespace {
+enum class KernargPreload { On, Off };
+} // namespace
+static cl::opt<KernargPreload> kernargPreload(
+    "kernarg-preload", cl::init(KernargPreload::On),
+    cl::desc("For kernels that preload kernel arguments into SGPRs"),
+    cl::values(clEnumValN(KernargPreload::On, "on",
+                          "Preload them and start 256 bytes past the entry, "
+                          "as current firmware does (default)"),
+               clEnumValN(KernargPreload::Off, "off",
+                          "Start at the entry and let the kernel's "
+                          "compatibility prologue load them")),
+    cl::cat(category));
 static cl::opt<bool> listKernels("list-kernels",
                                  cl::desc("List the kernels and exit"),
                                  cl::cat(category));
@@ -152,6 +165,7 @@ int main(int argc, char **argv) {
     config.seed = seed;
   config.dynamicLdsBytes = dynamicLds;
   config.detectRaces = !noRaceCheck;
+  config.preloadKernargs = kernargPreload == KernargPreload::On;
 
   // Bind --arg values to the explicit kernel arguments in order.
   Emulator emu;

@@ -89,6 +89,19 @@ static cl::opt<std::string> tracePath(
     cl::desc("Write the modelled timeline of one compute unit as a "
              "Chrome/Perfetto JSON trace (implies --timing)"),
     cl::value_desc("FILE.json"), cl::cat(category));
+namespace {
+enum class KernargPreload { On, Off };
+} // namespace
+static cl::opt<KernargPreload> kernargPreload(
+    "kernarg-preload", cl::init(KernargPreload::On),
+    cl::desc("For kernels that preload kernel arguments into SGPRs"),
+    cl::values(clEnumValN(KernargPreload::On, "on",
+                          "Preload them and start 256 bytes past the entry, "
+                          "as current firmware does (default)"),
+               clEnumValN(KernargPreload::Off, "off",
+                          "Start at the entry and let the kernel's "
+                          "compatibility prologue load them")),
+    cl::cat(category));
 static cl::opt<bool> listKernels("list-kernels",
                                  cl::desc("List the kernels and exit"),
                                  cl::cat(category));
@@ -188,6 +201,7 @@ int main(int argc, char **argv) {
     options.clockMhz = clockMhz;
     config.timing = options;
   }
+  config.preloadKernargs = kernargPreload == KernargPreload::On;
 
   // Bind --arg values to the explicit kernel arguments in order.
   Emulator emu;

@@ -378,10 +378,21 @@ Expected<CodeObject> CodeObject::load(ArrayRef<uint8_t> bytes,
     if (!object.chip->supportsWaveSize(kernel.wavefrontSize))
       return error("kernel '{0}' is wave{1}, which {2} does not run",
                    kernel.name, kernel.wavefrontSize, object.chip->name);
-    if (kd.kernargPreload != 0)
-      return error("kernel '{0}' preloads kernel arguments into SGPRs, "
-                   "which the emulator does not support",
-                   kernel.name);
+    if (unsigned length = kd.kernargPreloadLength()) {
+      unsigned offset = kd.kernargPreloadOffset();
+      if (uint64_t(offset + length) * 4 > kernel.kernargSegmentSize)
+        return error("kernel '{0}' preloads kernarg dwords {1} to {2} "
+                     "(KERNARG_PRELOAD_SPEC_OFFSET {1}, LENGTH {3}), which "
+                     "run past its {4}-byte kernarg segment",
+                     kernel.name, offset, offset + length - 1, length,
+                     kernel.kernargSegmentSize);
+      unsigned enabled = kd.getNumEnabledUserSgprs();
+      if (enabled + length > kMaxUserSgprs)
+        return error("kernel '{0}' enables {1} user SGPRs and preloads {2} "
+                     "kernarg dwords after them; a wave has at most {3} user "
+                     "SGPRs",
+                     kernel.name, enabled, length, kMaxUserSgprs);
+    }
 
     kernel.entryAddress = kdAddress + kd.kernelCodeEntryByteOffset;
     // The code runs from the entry to the end of the kernel's function
@@ -407,6 +418,12 @@ Expected<CodeObject> CodeObject::load(ArrayRef<uint8_t> bytes,
                       codeEnd - kernel.entryAddress, error);
     if (!code)
       return code.takeError();
+    if (kd.kernargPreloadLength() &&
+        code->size() <= kKernargPreloadPrologueBytes)
+      return error("kernel '{0}' preloads kernel arguments, so it starts {1} "
+                   "bytes past its entry (after the compatibility prologue), "
+                   "but its code is {2} bytes",
+                   kernel.name, kKernargPreloadPrologueBytes, code->size());
     kernel.code.assign(code->begin(), code->end());
     object.kernels.push_back(std::move(kernel));
   }

@@ -554,6 +554,20 @@ void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
     put64(Memory::kPrivateAperture);
   if (kd.userSgprPrivateSegmentSize())
     wave.sgpr[s++] = kernel.privateSegmentFixedSize;
+  // Preloaded kernel arguments: KERNARG_PRELOAD_SPEC_LENGTH dwords of the
+  // kernarg segment from dword KERNARG_PRELOAD_SPEC_OFFSET, in the user
+  // SGPRs right after the enabled ones. Without preloading they are left
+  // for the compatibility prologue to load, but still counted in
+  // USER_SGPR_COUNT.
+  if (config.preloadKernargs && kd.kernargPreloadLength()) {
+    // (launch() checked that the dwords lie in the kernarg allocation.)
+    const uint8_t *preload = dispatch.memory.translate(
+        dispatch.kernargAddress + 4 * kd.kernargPreloadOffset(),
+        4 * kd.kernargPreloadLength());
+    for (unsigned i = 0; i < kd.kernargPreloadLength(); ++i)
+      wave.sgpr[s++] = support::endian::read32le(preload + 4 * i);
+  }
+  wave.pc = dispatch.program.getStartIndex(config.preloadKernargs);
   // (The user SGPR count was checked against USER_SGPR_COUNT at launch.)
   s = kd.userSgprCount();
   for (unsigned dim = 0; dim < 3; ++dim)
@@ -720,22 +734,33 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
   if (kernel.wavefrontSize != 64 && kernel.wavefrontSize != 32)
     return error("unsupported wave size");
 
-  // The user SGPRs the descriptor enables must add up to USER_SGPR_COUNT.
+  // The user SGPRs the descriptor enables, preloaded kernel arguments
+  // included (whether or not this dispatch preloads them), must fit in
+  // USER_SGPR_COUNT.
   const KernelDescriptor &kd = kernel.descriptor;
-  unsigned userSgprs =
-      4 * kd.userSgprPrivateSegmentBuffer() + 2 * kd.userSgprDispatchPtr() +
-      2 * kd.userSgprQueuePtr() + 2 * kd.userSgprKernargSegmentPtr() +
-      2 * kd.userSgprDispatchId() + 2 * kd.userSgprFlatScratchInit() +
-      kd.userSgprPrivateSegmentSize();
-  if (userSgprs > kd.userSgprCount())
-    return error(formatv("the descriptor enables {0} user SGPRs but "
-                         "USER_SGPR_COUNT is {1}",
-                         userSgprs, kd.userSgprCount()));
+  unsigned enabledUserSgprs = kd.getNumEnabledUserSgprs();
+  unsigned preloadSgprs = kd.kernargPreloadLength();
+  if (enabledUserSgprs + preloadSgprs > kd.userSgprCount())
+    return error(formatv("the descriptor enables {0} user SGPRs{1} but "
+                         "USER_SGPR_COUNT is {2}",
+                         enabledUserSgprs,
+                         preloadSgprs ? formatv(" and preloads {0} kernarg "
+                                                "dwords after them",
+                                                preloadSgprs)
+                                            .str()
+                                      : std::string(),
+                         kd.userSgprCount()));
 
   Expected<std::vector<uint8_t>> segment =
       buildKernargs(kernel, kernargs, config);
   if (!segment)
     return segment.takeError();
+  unsigned preloadEnd = kd.kernargPreloadOffset() + preloadSgprs;
+  if (preloadSgprs && 4 * uint64_t(preloadEnd) > segment->size())
+    return error(formatv("the kernel preloads kernarg dwords {0} to {1}, "
+                         "past the {2}-byte kernarg segment",
+                         kd.kernargPreloadOffset(), preloadEnd - 1,
+                         segment->size()));
 
   Dispatch dispatch{memory, program, config, {}, {}, 0, 0, 0};
   dispatch.kernargAddress = memory.allocate(segment->size(), "kernargs");

@@ -315,6 +315,16 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
   }
   if (program->insts.empty())
     return error(kernel.entryAddress, "the kernel has no instructions");
+  if (kernel.descriptor.kernargPreloadLength()) {
+    uint64_t start = kernel.entryAddress + kKernargPreloadPrologueBytes;
+    int32_t index = program->indexOf(start);
+    if (index < 0)
+      return error(start, formatv("the kernel preloads kernel arguments, so "
+                                  "it starts {0} bytes past its entry, but "
+                                  "no instruction begins there",
+                                  kKernargPreloadPrologueBytes));
+    program->preloadStartIndex = static_cast<uint32_t>(index);
+  }
 
   // Resolve branch targets (SOPP: the last operand is the target address
   // the disassembler computed, pc + 4 + 4 * simm16).

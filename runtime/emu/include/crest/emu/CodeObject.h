@@ -71,6 +71,21 @@ struct KernelDescriptor {
     return kernelCodeProperties & (1 << 6);
   }
   bool wave32() const { return kernelCodeProperties & (1 << 10); }
+  /// The user SGPRs the kernel code properties enable (private segment
+  /// buffer 4, dispatch ptr, queue ptr, kernarg segment ptr, dispatch id and
+  /// flat scratch init 2 each, private segment size 1), not counting
+  /// preloaded kernel arguments.
+  unsigned getNumEnabledUserSgprs() const {
+    return 4 * userSgprPrivateSegmentBuffer() + 2 * userSgprDispatchPtr() +
+           2 * userSgprQueuePtr() + 2 * userSgprKernargSegmentPtr() +
+           2 * userSgprDispatchId() + 2 * userSgprFlatScratchInit() +
+           userSgprPrivateSegmentSize();
+  }
+  /// KERNARG_PRELOAD_SPEC_LENGTH: kernarg dwords the firmware copies into
+  /// the user SGPRs after the enabled ones (0: no preloading).
+  unsigned kernargPreloadLength() const { return kernargPreload & 0x7f; }
+  /// KERNARG_PRELOAD_SPEC_OFFSET: the kernarg dword the copy starts at.
+  unsigned kernargPreloadOffset() const { return kernargPreload >> 7; }
   /// gfx90a+: first AGPR in the unified register file, (ACCUM_OFFSET+1)*4.
   unsigned accumOffset() const { return ((computePgmRsrc3 & 0x3f) + 1) * 4; }
   /// FLOAT_DENORM_MODE_32 (0: flush in and out, 3: preserve).
@@ -81,6 +96,16 @@ struct KernelDescriptor {
   bool ieeeMode() const { return (computePgmRsrc1 >> 23) & 1; }
   bool dx10Clamp() const { return (computePgmRsrc1 >> 21) & 1; }
 };
+
+/// User SGPRs a wave can receive (USER_SGPR_COUNT at most) on every chip
+/// Crest knows (LLVM's getMaxNumUserSGPRs: 16 before gfx1250).
+constexpr unsigned kMaxUserSgprs = 16;
+
+/// Bytes of compatibility prologue at the entry of a kernel that preloads
+/// kernel arguments: firmware that preloads starts the kernel this far past
+/// the entry; the prologue loads the same values with s_load for firmware
+/// that does not (AMDGPUUsage, "Preloaded Kernel Arguments").
+constexpr unsigned kKernargPreloadPrologueBytes = 256;
 
 /// One kernel of a code object.
 struct Kernel {

@@ -87,6 +87,13 @@ struct LaunchConfig {
   /// random from this seed.
   std::optional<uint64_t> seed;
   bool detectRaces = true;
+  /// For kernels whose descriptor asks for kernel arguments in SGPRs
+  /// (KERNARG_PRELOAD_SPEC_LENGTH != 0): true does what current firmware
+  /// does, copying the kernarg dwords into the user SGPRs after the enabled
+  /// ones and starting 256 bytes past the entry; false starts at the entry,
+  /// as firmware without preloading does, so the kernel's compatibility
+  /// prologue loads them.
+  bool preloadKernargs = true;
   /// A dispatch that executes more wave instructions than this fails (a
   /// kernel that never ends).
   uint64_t maxInstructions = uint64_t(1) << 32;

@@ -148,6 +148,13 @@ public:
   const std::vector<Inst> &getInstructions() const { return insts; }
   /// Index of the instruction at `address`, or -1.
   int32_t indexOf(uint64_t address) const;
+  /// Index of the instruction a wave starts at: the kernel entry, or, for a
+  /// kernel that preloads kernel arguments into SGPRs when the dispatch
+  /// preloads them too, the one kKernargPreloadPrologueBytes past it (the
+  /// whole code is decoded, so both entry points are instructions).
+  uint32_t getStartIndex(bool preloadKernargs) const {
+    return preloadKernargs ? preloadStartIndex : 0;
+  }
   /// The disassembly of instruction `index` (as llvm-mc prints it).
   llvm::StringRef getDisassembly(size_t index) const {
     return disassembly[index];
@@ -158,6 +165,7 @@ private:
   const ChipInfo *chip = nullptr;
   std::vector<Inst> insts;
   std::vector<std::string> disassembly;
+  uint32_t preloadStartIndex = 0;
 };
 
 } // namespace crest::emu

@@ -446,7 +446,10 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   transcendental unit is quarter rate (CDNA3 ISA guide; unverified).
 // - branchCycles 8 (LLVM SISchedule.td WriteBranch), barrierCycles 16
 //   (unverified: SISchedule's WriteBarrier 500 is marked as a guess),
-//   smemLatency 20 (SISchedule.td WriteSMEM).
+//   smemLatency 20 (SISchedule.td WriteSMEM is 5 but marked as taken from
+//   an old guide; unverified). Wait counters: gfx9 s_waitcnt has a 6-bit
+//   vmcnt and a 4-bit lgkmcnt (AMDGPUUsage, "Memory Model GFX942";
+//   SIInstrInfo/AMDGPUBaseInfo getVmcntBitMask, getLgkmcntBitMask).
 // - LDS: 128 B/clk per CU, at most 64 B/clk for one wave's access
 //   (rocprofiler-compute LDS speed-of-light); ds_read_b32 returns in 52-55
 //   cycles with 4 data cycles and ds_read_b128 in 50-64 with 16 (tingqli
@@ -457,9 +460,14 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   (RRZE-HPC gpu-benches, gpu-latency): L1 ~118 (56 ns), L2 ~212 (101 ns),
 //   Infinity Cache 454-534 (236 ns), HBM 876-907 (426 ns).
 // - mallGBps 17200: AMD's Infinity Cache peak bandwidth for MI300X
-//   (unverified). hbmGBps 4200: the model has no DRAM timing, so the HBM
-//   ceiling is the sustained read bandwidth at full occupancy (RRZE
-//   gpu-stream 4.2 TB/s; BabelStream 4.09-4.26), not the 5.3 TB/s peak.
+//   (unverified). hbmGBps 5300: HBM3 peak (ROCm gpu-arch-specs).
+// - hbmQueueNs 100 is the model's one fitted constant: the loaded latency
+//   of DRAM (an HBM request waits 100 ns x rho / (1 - rho) on top of the
+//   unloaded 426), chosen so that a read kernel at 1, 2, 4 and 8 waves per
+//   SIMD reaches 1.18, 2.18, 3.49 and 3.63 TB/s against RRZE gpu-stream's
+//   1.05, 1.96, 3.10 and 4.2 (BabelStream: 4.09-4.26 at full occupancy).
+//   The unloaded pointer chase is unaffected (docs/Timing.md,
+//   "Calibration").
 // - Wait states: LLVM GCNHazardRecognizer.cpp, checkMAIHazards90A and
 //   checkMAIVALUHazards (GFX940_XDL_N_PassWrites*, GFX940_SMFMA_N_Pass*,
 //   GFX90A_N_PassWrites*), checkVALUHazards (trans use, gfx940 only);
@@ -475,6 +483,8 @@ constexpr TimingParams kGfx942Timing = {
     /*branchCycles=*/8,
     /*barrierCycles=*/16,
     /*smemLatency=*/20,
+    /*maxVmcnt=*/63,
+    /*maxLgkmcnt=*/15,
     /*xdlSrcABOffset=*/3,
     /*nonXdlSrcABOffset=*/2,
     /*xdlSrcCOverlapOffset=*/1,
@@ -498,8 +508,9 @@ constexpr TimingParams kGfx942Timing = {
     /*mallBytes=*/256ull << 20,
     /*mallGBps=*/17200,
     /*mallLatencyNs=*/236,
-    /*hbmGBps=*/4200,
+    /*hbmGBps=*/5300,
     /*hbmLatencyNs=*/426,
+    /*hbmQueueNs=*/100,
 };
 
 // gfx90a (one MI250X GCD):
@@ -510,8 +521,8 @@ constexpr TimingParams kGfx942Timing = {
 // - L1 16 KiB with 64 B lines, 64 B/clk (CDNA2 whitepaper); L2 16 channels
 //   x 128 B/clk (unverified, as gfx942).
 // - Latencies, LDS and issue figures as gfx942 (unverified: no published
-//   MI250X pointer chase was found). hbmGBps 1300 (derived): the same
-//   sustained-to-peak ratio as gfx942, 1638 x 4.2 / 5.3.
+//   MI250X pointer chase was found). hbmGBps 1638: HBM2e peak per GCD;
+//   hbmQueueNs as gfx942 (unverified).
 // - Wait states: as gfx942, GFX90A_* rules (no XDL distinction, no
 //   exact-SrcC exception, no trans-use hazard).
 constexpr TimingParams kGfx90aTiming = {
@@ -525,6 +536,8 @@ constexpr TimingParams kGfx90aTiming = {
     /*branchCycles=*/8,
     /*barrierCycles=*/16,
     /*smemLatency=*/20,
+    /*maxVmcnt=*/63,
+    /*maxLgkmcnt=*/15,
     /*xdlSrcABOffset=*/3,
     /*nonXdlSrcABOffset=*/3,
     /*xdlSrcCOverlapOffset=*/0,
@@ -548,8 +561,9 @@ constexpr TimingParams kGfx90aTiming = {
     /*mallBytes=*/0,
     /*mallGBps=*/0,
     /*mallLatencyNs=*/0,
-    /*hbmGBps=*/1300,
+    /*hbmGBps=*/1638,
     /*hbmLatencyNs=*/426,
+    /*hbmQueueNs=*/100,
 };
 
 // Chip rows. Per-chip sources:

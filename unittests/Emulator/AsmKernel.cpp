@@ -5,6 +5,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +27,7 @@ static std::string kernelSource(const AsmKernel &k) {
                     8 * i);
   bool hasAccumOffset =
       k.chip == "gfx90a" || k.chip == "gfx942" || k.chip == "gfx950";
+  unsigned vgprs = k.vgprs ? k.vgprs : hasAccumOffset ? 512 : 256;
   unsigned kernargBytes = std::max(8u, 8 * k.numBuffers);
   // Chips with architected flat scratch (gfx940+) enable scratch with
   // .amdhsa_enable_private_segment, which older chips reject; they get a
@@ -83,9 +85,12 @@ amdhsa.kernels:
   .end_amdgpu_metadata
 )",
                  k.chip, k.codeObjectVersion, prologue, k.body,
-                 hasAccumOffset ? 512 : 256, k.ldsBytes, k.privateBytes,
-                 privateSegment,
-                 hasAccumOffset ? ".amdhsa_accum_offset 256" : "",
+                 vgprs, k.ldsBytes, k.privateBytes, privateSegment,
+                 hasAccumOffset
+                     ? formatv(".amdhsa_accum_offset {0}",
+                               std::min(256u, alignTo(vgprs, 4)))
+                           .str()
+                     : std::string(),
                  k.wavefrontSize == 32 ? ".amdhsa_wavefront_size32 1" : "",
                  k.descriptorDirectives, k.codeObjectVersion - 3, kernargBytes,
                  k.wavefrontSize, args)

@@ -41,6 +41,10 @@ struct AsmKernel {
   std::string descriptorDirectives;
   /// Code object version (4, 5 or 6).
   unsigned codeObjectVersion = 5;
+  /// VGPRs the descriptor grants (arch and, on gfx90a+, acc: the AGPRs
+  /// start at min(256, vgprs)); 0 for every register (512 on gfx90a+, 256
+  /// elsewhere). Occupancy follows from it.
+  unsigned vgprs = 0;
 };
 
 /// An assembled and loaded kernel, ready to run many times.

@@ -119,7 +119,7 @@ TEST_P(TimingChip, IndependentMfmasReachTheChipTableRate) {
   // One wave on one SIMD of one CU: that SIMD's pipe is busy > 95 %.
   EXPECT_GT(double(t.timing.mfmaBusyCycles) / double(t.timing.cycles), 0.95);
   EXPECT_TRUE(t.timing.hazards.empty());
-  EXPECT_EQ(t.timing.bound, "launch"); // 512 MFMAs take well under 2 us
+  EXPECT_EQ(t.timing.bound, "MFMA");
 }
 
 // Four waves of one workgroup land on the four SIMDs and run in parallel.
@@ -172,8 +172,12 @@ TEST_P(TimingChip, DependentMfmasPayTheDocumentedWait) {
   double perMfma = double(bad.timing.cycles) / 64;
   EXPECT_GE(perMfma, 4.0 * (required + 1) * 0.95);
   EXPECT_GT(perMfma, mfma32Cycles(chip));
-  EXPECT_NEAR(double(good.timing.cycles), double(bad.timing.cycles),
-              0.1 * double(bad.timing.cycles));
+  // Held back exactly as the rule says, the hazardous code is never faster
+  // than the padded one, which also pays for its loop instructions (3
+  // SALU issues and a taken branch per two MFMAs) on top of the nops.
+  EXPECT_LE(bad.timing.cycles, good.timing.cycles);
+  EXPECT_LE(double(good.timing.cycles - bad.timing.cycles) / 32,
+            4.0 * 3 + params(chip).branchCycles + 4);
   EXPECT_GT(good.timing.stallCycles[unsigned(Stall::Sleep)], 0u);
   EXPECT_GT(bad.timing.stallCycles[unsigned(Stall::Dependency)], 0u);
 }
@@ -200,10 +204,12 @@ TEST_P(TimingChip, ValuReadOfMfmaResultIsAHazardWithoutWaitStates) {
 // LDS
 //===----------------------------------------------------------------------===//
 
-/// One wave reading LDS `reads` times with `op`, lane address
-/// lane * `stride` bytes.
+/// `waves` waves each reading LDS with `op` (lane address lane * `stride`
+/// bytes) in `blocks` blocks of `perBlock` reads, each block closed by an
+/// s_waitcnt.
 Timed ldsReads(const std::string &chip, const std::string &op,
-               unsigned stride, unsigned reads, unsigned waves = 1) {
+               unsigned stride, unsigned blocks, unsigned perBlock,
+               unsigned waves = 1) {
   AsmKernel k;
   k.chip = chip;
   k.ldsBytes = 65536;
@@ -211,14 +217,25 @@ Timed ldsReads(const std::string &chip, const std::string &op,
                                    "  v_mul_u32_u24_e32 v1, {0}, v1\n",
                                    stride)
                          .str();
-  std::string reads16;
-  for (unsigned i = 0; i < 16; ++i)
-    reads16 += "  " + op + "\n";
-  body += loop(reads / 16, reads16 + "  s_waitcnt lgkmcnt(0)\n");
+  std::string block;
+  for (unsigned i = 0; i < perBlock; ++i)
+    block += "  " + op + "\n";
+  body += loop(blocks, block + "  s_waitcnt lgkmcnt(0)\n");
   k.body = body;
   LaunchConfig config;
   config.block = {64 * waves, 1, 1};
   return timeKernel(k, config);
+}
+
+/// Cycles per read in the steady state: the difference between blocks of
+/// 12 and of 6 reads, so that the latency of each block's last read, the
+/// loop and the launch drop out.
+double cyclesPerRead(const std::string &chip, const std::string &op,
+                     unsigned stride, unsigned waves = 1) {
+  unsigned blocks = 16;
+  Timed six = ldsReads(chip, op, stride, blocks, 6, waves);
+  Timed twelve = ldsReads(chip, op, stride, blocks, 12, waves);
+  return double(twelve.timing.cycles - six.timing.cycles) / (blocks * 6);
 }
 
 // One wave moves at most 64 bytes per cycle: ds_read_b32 takes 4 cycles,
@@ -227,30 +244,28 @@ Timed ldsReads(const std::string &chip, const std::string &op,
 // instruction).
 TEST_P(TimingChip, LdsBandwidthAndConflictsPerInstruction) {
   std::string chip = GetParam();
-  unsigned reads = 256;
-  auto perRead = [&](const Timed &t) {
-    return double(t.timing.cycles) / reads;
-  };
-  Timed b32 = ldsReads(chip, "ds_read_b32 v2, v1", 4, reads);
-  Timed b128 = ldsReads(chip, "ds_read_b128 v[2:5], v1", 16, reads);
-  Timed conflict = ldsReads(chip, "ds_read_b32 v2, v1", 128, reads);
-  EXPECT_NEAR(perRead(b32), 4, 1.0);
-  EXPECT_NEAR(perRead(b128), 16, 2.0);
-  EXPECT_NEAR(perRead(conflict), 64, 8.0);
-  EXPECT_EQ(b32.timing.ldsBankConflictRate, 0);
+  EXPECT_NEAR(cyclesPerRead(chip, "ds_read_b32 v2, v1", 4), 4, 0.5);
+  EXPECT_NEAR(cyclesPerRead(chip, "ds_read_b128 v[2:5], v1", 16), 16, 1.0);
+  EXPECT_NEAR(cyclesPerRead(chip, "ds_read_b32 v2, v1", 128), 64, 4.0);
+  Timed clean = ldsReads(chip, "ds_read_b32 v2, v1", 4, 4, 8);
+  Timed conflict = ldsReads(chip, "ds_read_b32 v2, v1", 128, 4, 8);
+  EXPECT_EQ(clean.timing.ldsBankConflictRate, 0);
   EXPECT_GT(conflict.timing.ldsBankConflictRate, 0.9);
 }
 
-// Four waves share the CU's 128 bytes per cycle.
+// Four waves share the CU's 128 bytes per cycle: a ds_read_b128 each
+// (1 KiB) takes 8 cycles of the CU's LDS, so four waves reading together
+// take 32 cycles per round, not 16. (The model reaches about 89 % of the
+// peak: a wave whose SIMD's issue cycle comes one cycle after the pipe
+// frees leaves that cycle idle.)
 TEST_P(TimingChip, LdsBandwidthIsSharedByTheCu) {
   std::string chip = GetParam();
-  unsigned reads = 256;
-  Timed one = ldsReads(chip, "ds_read_b128 v[2:5], v1", 16, reads, 1);
-  Timed four = ldsReads(chip, "ds_read_b128 v[2:5], v1", 16, reads, 4);
-  double bytesPerCycle = 4.0 * reads * 1024 / double(four.timing.cycles);
+  double one = cyclesPerRead(chip, "ds_read_b128 v[2:5], v1", 16, 1);
+  double four = cyclesPerRead(chip, "ds_read_b128 v[2:5], v1", 16, 4);
+  double bytesPerCycle = 4.0 * 1024 / four;
   EXPECT_LE(bytesPerCycle, params(chip).ldsBytesPerCycle * 1.01);
   EXPECT_GT(bytesPerCycle, params(chip).ldsBytesPerCycle * 0.85);
-  EXPECT_GT(four.timing.cycles, one.timing.cycles);
+  EXPECT_GT(four, one);
 }
 
 //===----------------------------------------------------------------------===//
@@ -261,6 +276,7 @@ TEST_P(TimingChip, LdsBandwidthIsSharedByTheCu) {
 /// the byte offset of the next), eight loads per loop iteration.
 Timed chase(const std::string &chip, std::vector<uint32_t> buffer,
             unsigned steps) {
+  EXPECT_TRUE(steps >= 8 && steps % 8 == 0) << "the loop runs steps / 8 times";
   AsmKernel k;
   k.chip = chip;
   std::string eight;
@@ -314,7 +330,7 @@ TEST(Timing, PointerChaseReproducesTheCacheLatencies) {
   // 65536 lines (8 MiB) overflow the L2 and stay in the Infinity Cache.
   EXPECT_NEAR(stepNs(65536, 65536, 8192), 236, 0.25 * 236);
   // Lines touched for the first time come from HBM.
-  EXPECT_NEAR(stepNs(65536, 0, 8192), 426, 0.25 * 426);
+  EXPECT_NEAR(stepNs(65536, 8, 8192), 426, 0.25 * 426);
 }
 
 /// A read kernel: each work-item loads 8 bytes per iteration from its own
@@ -324,6 +340,7 @@ Timed stream(unsigned workgroups, unsigned ldsBytes, unsigned iterations) {
   AsmKernel k;
   k.chip = "gfx942";
   k.ldsBytes = ldsBytes;
+  k.vgprs = 32; // registers do not limit occupancy
   k.body = llvm::formatv(R"(
   v_and_b32_e32 v5, 0x3ff, v0
   s_lshl_b32 s21, s2, 8

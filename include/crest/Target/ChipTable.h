@@ -131,6 +131,9 @@ struct TimingParams {
   unsigned barrierCycles;
   /// Scalar-cache hit latency of s_load / s_buffer_load.
   unsigned smemLatency;
+  /// The largest vmcnt and lgkmcnt the wait counters hold: a wave with that
+  /// many operations outstanding cannot issue another.
+  unsigned maxVmcnt, maxLgkmcnt;
 
   // -- Software wait states (LLVM GCNHazardRecognizer) -----------------------
   /// An MFMA of N passes followed by a reader of its result needs N + offset
@@ -170,6 +173,9 @@ struct TimingParams {
   double mallLatencyNs;
   double hbmGBps;
   double hbmLatencyNs;
+  /// Loaded latency: an HBM request also waits hbmQueueNs x rho / (1 - rho),
+  /// rho the utilisation of the CU's share of HBM bandwidth.
+  double hbmQueueNs;
 };
 
 /// One GPU target.

@@ -44,7 +44,8 @@ public:
   static constexpr unsigned kMaxPasses = 4;
 
   /// Records that `lane` accesses `bytes` bytes at LDS byte `address`, as
-  /// passes `firstPass`, `firstPass + 1`, ... (one per dword).
+  /// passes `firstPass`, `firstPass + 1`, ... (one per dword), all part of
+  /// one access of that width.
   void add(unsigned firstPass, unsigned lane, uint32_t address,
            unsigned bytes) {
     unsigned dwords = std::max(1u, bytes / 4);
@@ -52,29 +53,42 @@ public:
       unsigned pass = firstPass + d;
       dword[pass][lane] = (address >> 2) + d;
       lanes[pass] |= uint64_t(1) << lane;
+      width[pass] = uint8_t(dwords);
       passes = std::max(passes, pass + 1);
     }
   }
 
-  /// Adds this instruction's extra cycles to the dispatch's counters.
+  /// Adds this instruction's extra cycles to the dispatch's counters (and
+  /// its bytes and extra cycles to the timing model's record).
   void commit(Wave &wave, const Inst &inst) const;
 
 private:
   uint32_t dword[kMaxPasses][64];
   uint64_t lanes[kMaxPasses] = {};
+  uint8_t width[kMaxPasses] = {};
   unsigned passes = 0;
 };
 
+// The LDS serves 32 banks x 4 bytes per cycle. An access of W dwords per
+// lane is served in groups of 32 / W lanes, all W dwords of a group at once
+// (a half-wave per cycle for b32; 16 lanes for b64, 8 for b128, so that
+// contiguous wide accesses are conflict-free, as measured: 64 bytes per
+// cycle per wave for ds_read_b128, tingqli/pyhip mem_latency); the two
+// addresses of a read2/write2 are separate accesses. A group whose most
+// loaded bank holds D distinct dwords takes D cycles: D - 1 extra.
 void BankModel::commit(Wave &wave, const Inst &inst) const {
   unsigned banks = std::clamp(wave.program.getChip().ldsBanks, 1u, 64u);
   uint64_t extra = 0;
-  for (unsigned pass = 0; pass < passes; ++pass)
-    for (unsigned half = 0; half < wave.lanes; half += 32) {
-      uint32_t addresses[32];
+  for (unsigned first = 0; first < passes;) {
+    unsigned w = std::clamp<unsigned>(width[first], 1, kMaxPasses);
+    unsigned groupLanes = std::max(32u / w, 1u);
+    for (unsigned group = 0; group < wave.lanes; group += groupLanes) {
+      uint32_t addresses[32 * kMaxPasses];
       unsigned n = 0;
-      for (unsigned lane = half; lane < half + 32; ++lane)
-        if ((lanes[pass] >> lane) & 1)
-          addresses[n++] = dword[pass][lane];
+      for (unsigned pass = first; pass < first + w && pass < passes; ++pass)
+        for (unsigned lane = group; lane < group + groupLanes; ++lane)
+          if ((lanes[pass] >> lane) & 1)
+            addresses[n++] = dword[pass][lane];
       if (n == 0)
         continue;
       std::sort(addresses, addresses + n);
@@ -84,6 +98,8 @@ void BankModel::commit(Wave &wave, const Inst &inst) const {
         worst = std::max(worst, ++perBank[addresses[i] % banks]);
       extra += worst - 1;
     }
+    first += w;
+  }
   if (wave.trace) {
     uint32_t bytes = 0;
     for (unsigned pass = 0; pass < passes; ++pass)

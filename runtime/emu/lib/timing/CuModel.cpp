@@ -70,6 +70,8 @@ struct WaveState {
   uint64_t readyAt = 0;
   Stall blockReason = Stall::NoInstruction;
   bool atBarrier = false, done = false;
+  /// One wave's LDS accesses move at most ldsBytesPerCycleWave.
+  uint64_t ldsFreeAt = 0;
   std::deque<uint64_t> vm, lgkm;
   uint64_t lastVm = 0, lastLgkm = 0;
   uint64_t waitStates = 0;
@@ -89,19 +91,38 @@ struct WorkgroupState {
 };
 
 /// A bandwidth share: bytes are served in arrival order at `rate` bytes
-/// per cycle.
+/// per cycle. With a queueing constant, a request also waits
+/// queue x rho / (1 - rho), rho the share's utilisation over the last
+/// `kWindow` cycles (the loaded latency of DRAM).
 struct Server {
+  static constexpr double kWindow = 2048;
+  static constexpr double kMaxUtilisation = 0.95;
   double rate = 0;
+  double queue = 0;
   double freeAt = 0;
   double busy = 0;
-  /// The cycle `bytes` arriving at `t` have been transferred.
-  double serve(double t, double bytes) {
+  std::deque<std::pair<double, double>> recent; ///< (arrival, busy time)
+  double recentBusy = 0;
+
+  /// The cycle `bytes` arriving at `t` have been transferred, and the
+  /// queueing delay they meet on top of the level's latency.
+  double serve(double t, double bytes, double *delay = nullptr) {
     if (rate <= 0 || bytes <= 0)
       return t;
     double begin = std::max(t, freeAt);
     double time = bytes / rate;
     freeAt = begin + time;
     busy += time;
+    if (queue > 0 && delay) {
+      while (!recent.empty() && recent.front().first < t - kWindow) {
+        recentBusy -= recent.front().second;
+        recent.pop_front();
+      }
+      recent.emplace_back(t, time);
+      recentBusy += time;
+      double rho = std::min(recentBusy / kWindow, kMaxUtilisation);
+      *delay = queue * rho / (1 - rho);
+    }
     return freeAt;
   }
 };
@@ -115,6 +136,7 @@ public:
     servers[L2].rate = input.l2BytesPerCycle;
     servers[Mall].rate = input.mallBytesPerCycle;
     servers[Hbm].rate = input.hbmBytesPerCycle;
+    servers[Hbm].queue = input.hbmQueueCycles;
     latency[L1] = input.l1Latency;
     latency[L2] = input.l2Latency;
     latency[Mall] = input.mallLatency;
@@ -356,6 +378,16 @@ std::optional<Stall> CuReplay::blocked(WaveState &w, uint64_t t) {
     if (drain(w.lgkm, si.waitLgkm))
       return Stall::WaitcntLds;
   }
+  // A full wait counter holds the next operation that counts in it.
+  auto outstanding = [&](std::deque<uint64_t> &q) {
+    while (!q.empty() && q.front() <= t)
+      q.pop_front();
+    return q.size();
+  };
+  if (si.countsVm && outstanding(w.vm) >= p.maxVmcnt)
+    return Stall::WaitcntMemory;
+  if (si.countsLgkm && outstanding(w.lgkm) >= p.maxLgkmcnt)
+    return Stall::WaitcntLds;
   if (w.depReadyAt == kNever)
     w.depReadyAt = waitStateReadyAt(w, si, rec, t);
   if (t < w.depReadyAt)
@@ -371,7 +403,7 @@ std::optional<Stall> CuReplay::blocked(WaveState &w, uint64_t t) {
       return Stall::PipeBusy;
     break;
   case InstClass::Lds:
-    if (t < ldsFreeAt)
+    if (t < ldsFreeAt || t < w.ldsFreeAt)
       return Stall::PipeBusy;
     break;
   case InstClass::VmemLoad:
@@ -431,6 +463,7 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
         (rec.bytes + p.ldsBytesPerCycleWave - 1) / p.ldsBytesPerCycleWave,
         bankCycles);
     ldsFreeAt = t + pipe;
+    w.ldsFreeAt = t + data;
     result.ldsBusyCycles += pipe;
     result.ldsConflictCycles += rec.conflictCycles;
     pushCompletion(w.lgkm, w.lastLgkm, t + data + p.ldsLatency);
@@ -462,9 +495,11 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
       double bytes = beyond[level];
       if (store && level == L2)
         bytes = std::max(bytes, double(lines) * lineBytes);
-      double transferred = servers[level].serve(double(t + path), bytes);
+      double delay = 0;
+      double transferred =
+          servers[level].serve(double(t + path), bytes, &delay);
       if (rec.lines[level] || store)
-        done = std::max(done, transferred + double(latency[level]));
+        done = std::max(done, transferred + double(latency[level]) + delay);
     }
     if (!lines) // scratch and other accesses outside global memory
       done = double(t + path + latency[L1]);

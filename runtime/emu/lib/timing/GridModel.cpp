@@ -127,6 +127,7 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
   input.mallLatency =
       unsigned(std::lround(params.mallLatencyNs * cyclesPerNs));
   input.hbmLatency = unsigned(std::lround(params.hbmLatencyNs * cyclesPerNs));
+  input.hbmQueueCycles = params.hbmQueueNs * cyclesPerNs;
   input.perPc = options.perPc;
 
   // Group the recorded workgroups by CU, in dispatch order.

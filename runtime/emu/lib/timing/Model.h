@@ -262,6 +262,8 @@ struct CuInput {
   double l2BytesPerCycle = 0, mallBytesPerCycle = 0, hbmBytesPerCycle = 0;
   /// Latencies in cycles.
   unsigned l1Latency = 0, l2Latency = 0, mallLatency = 0, hbmLatency = 0;
+  /// The HBM queueing constant, in cycles.
+  double hbmQueueCycles = 0;
   bool perPc = false, timeline = false;
 };
 

@@ -134,8 +134,9 @@ struct LaunchResult {
   uint64_t barriers = 0;
   /// Extra LDS cycles from bank conflicts, in total and per instruction
   /// address (instructions without conflicts have no entry). Model: 32
-  /// banks of 4 bytes; for each DS instruction, half-wave and dword pass,
-  /// max over banks of the distinct dwords it touches, minus one.
+  /// banks of 4 bytes; an access of W dwords per lane is served in groups
+  /// of 32 / W lanes (a half-wave for b32, 8 lanes for b128); per group,
+  /// the most distinct dwords one bank holds, minus one (ops/DS.cpp).
   uint64_t bankConflictCycles = 0;
   std::map<uint64_t, uint64_t> bankConflictCyclesByAddress;
   /// The races found: one report per (kind, address, otherAddress), at

@@ -454,6 +454,10 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   (rocprofiler-compute LDS speed-of-light); ds_read_b32 returns in 52-55
 //   cycles with 4 data cycles and ds_read_b128 in 50-64 with 16 (tingqli
 //   pyhip docs/mem_latency.md, MI308X), hence ldsLatency 48 (derived).
+// - addressesPerCycle 4: the texture addresser takes four lane addresses
+//   per clock (AMD, "Graphics Core Next Architecture" whitepaper; unverified
+//   for CDNA), so a wave's access of 64 scattered 2-byte elements costs 16
+//   cycles, not 64 cache-line transfers.
 // - L1 32 KiB, 128 B lines, 64 B/clk per CU; L2 4 MiB per XCD, 16 channels
 //   x 128 B/clk; 256 MiB Infinity Cache (ROCm gpu-arch-specs;
 //   rocprofiler-compute MI300X sysinfo). Pointer-chase latencies at 2.09 GHz
@@ -501,6 +505,7 @@ constexpr TimingParams kGfx942Timing = {
     /*cacheLineBytes=*/128,
     /*l1Bytes=*/32 * 1024,
     /*l1BytesPerCycle=*/64,
+    /*addressesPerCycle=*/4,
     /*l1LatencyNs=*/56,
     /*l2BytesPerXcd=*/4ull << 20,
     /*l2BytesPerCyclePerXcd=*/16 * 128,
@@ -518,8 +523,9 @@ constexpr TimingParams kGfx942Timing = {
 //   Cache (ROCm docs, "AMD Instinct MI250 microarchitecture").
 // - effectiveClockMhz 1507 (derived): a bf16 MFMA loop on MI200 reaches
 //   160.5 of 181 TFLOP/s (ROCm rocm-systems PR 5162), 1700 x 160.5 / 181.
-// - L1 16 KiB with 64 B lines, 64 B/clk (CDNA2 whitepaper); L2 16 channels
-//   x 128 B/clk (unverified, as gfx942).
+// - L1 16 KiB with 64 B lines, 64 B/clk (CDNA2 whitepaper); L2 32 channels
+//   (rocprofiler-compute, "L2 cache (TCC)": 32 on MI2XX) x 128 B/clk
+//   (unverified, as gfx942).
 // - Latencies, LDS and issue figures as gfx942 (unverified: no published
 //   MI250X pointer chase was found). hbmGBps 1638: HBM2e peak per GCD;
 //   hbmQueueNs as gfx942 (unverified).
@@ -554,9 +560,10 @@ constexpr TimingParams kGfx90aTiming = {
     /*cacheLineBytes=*/64,
     /*l1Bytes=*/16 * 1024,
     /*l1BytesPerCycle=*/64,
+    /*addressesPerCycle=*/4,
     /*l1LatencyNs=*/56,
     /*l2BytesPerXcd=*/8ull << 20,
-    /*l2BytesPerCyclePerXcd=*/16 * 128,
+    /*l2BytesPerCyclePerXcd=*/32 * 128,
     /*l2LatencyNs=*/101,
     /*mallBytes=*/0,
     /*mallGBps=*/0,

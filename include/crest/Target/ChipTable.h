@@ -164,6 +164,10 @@ struct TimingParams {
   unsigned cacheLineBytes;
   unsigned l1Bytes;
   unsigned l1BytesPerCycle; ///< per CU
+  /// Lane addresses the CU's texture addresser processes per cycle: a
+  /// wave64 access takes at least 64 / this many cycles, whatever it
+  /// reads.
+  unsigned addressesPerCycle;
   double l1LatencyNs;
   uint64_t l2BytesPerXcd;
   unsigned l2BytesPerCyclePerXcd;

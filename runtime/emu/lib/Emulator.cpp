@@ -687,7 +687,8 @@ void WorkgroupRunner::run(Workgroup &wg) {
       wave.lgkmWaits += waitsForLgkm[&inst - insts.data()];
       if (wave.trace)
         recorder->commit(*wave.trace, linear,
-                         static_cast<uint32_t>(&inst - insts.data()));
+                         static_cast<uint32_t>(&inst - insts.data()),
+                         unsigned(llvm::popcount(wave.exec())));
       ++result.waveInstructions;
       // Every VALU encoding (VOP1/2/3/3P, SDWA, DPP) is a VALU instruction;
       // MFMAs count themselves.

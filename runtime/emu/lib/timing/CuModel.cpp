@@ -69,6 +69,9 @@ struct WaveState {
   /// Cannot issue before this cycle, for `blockReason`.
   uint64_t readyAt = 0;
   Stall blockReason = Stall::NoInstruction;
+  /// The instruction that set readyAt or parked the wave (stalls while
+  /// blocked are charged to it: s_barrier, s_nop, the taken branch).
+  uint32_t blockPc = 0;
   bool atBarrier = false, done = false;
   /// One wave's LDS accesses move at most ldsBytesPerCycleWave.
   uint64_t ldsFreeAt = 0;
@@ -428,6 +431,7 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
   w.waitStates += 1;
   w.readyAt = t + 1;
   w.blockReason = Stall::NoInstruction;
+  w.blockPc = rec.pc;
   w.depReadyAt = kNever;
 
   auto pushCompletion = [](std::deque<uint64_t> &q, uint64_t &last,
@@ -476,9 +480,11 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
     uint64_t lines = 0;
     for (uint16_t n : rec.lines)
       lines += n;
+    // The texture addresser takes the lane addresses, the L1 returns the
+    // requested bytes.
     uint64_t path = std::max<uint64_t>(
-        (lines * p.cacheLineBytes + p.l1BytesPerCycle - 1) / p.l1BytesPerCycle,
-        1);
+        {(rec.lanes + p.addressesPerCycle - 1) / p.addressesPerCycle,
+         (rec.bytes + p.l1BytesPerCycle - 1) / p.l1BytesPerCycle, 1});
     vmemFreeAt = t + path;
     double done = double(t + path);
     if (rec.lines[L1])
@@ -659,9 +665,12 @@ CuResult CuReplay::run() {
       }
       if (reason) {
         result.stallCycles[unsigned(*reason)] += simds;
-        if (in.perPc && si)
-          result.pcStalls[w.trace->records[w.next].pc][unsigned(*reason)] +=
-              simds;
+        if (in.perPc && si) {
+          bool parked = t < w.readyAt || w.atBarrier;
+          uint32_t pc = parked && w.next > 0 ? w.blockPc
+                                             : w.trace->records[w.next].pc;
+          result.pcStalls[pc][unsigned(*reason)] += simds;
+        }
         continue;
       }
       issue(w, i, t);

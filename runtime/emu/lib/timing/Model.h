@@ -120,6 +120,8 @@ struct Record {
   uint32_t bytes = 0;
   /// LDS: extra cycles from bank conflicts (the emulator's bank model).
   uint16_t conflictCycles = 0;
+  /// VMEM: active lanes.
+  uint8_t lanes = 0;
   /// VMEM: distinct cache lines by the level that served them.
   std::array<uint16_t, 4> lines = {};
 };
@@ -224,7 +226,8 @@ public:
   WaveTrace *beginWave(uint64_t linear, std::array<uint32_t, 3> id,
                        unsigned wave);
   /// Turns the instruction `pc` the wave just executed into a record.
-  void commit(WaveTrace &trace, uint64_t linear, uint32_t pc);
+  void commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
+              unsigned activeLanes);
 
   /// Computes the timing of the dispatch from the records.
   KernelTiming finish(const ChipInfo &chip);

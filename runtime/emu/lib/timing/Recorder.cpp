@@ -140,12 +140,14 @@ void Recorder::classifyLines(WaveTrace &trace, uint64_t linear, bool store,
   }
 }
 
-void Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc) {
+void Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
+                      unsigned activeLanes) {
   const StaticInst &si = code[pc];
   Record record;
   record.pc = pc;
   if (si.cls == InstClass::VmemLoad || si.cls == InstClass::VmemStore) {
     record.bytes = trace.pendingBytes;
+    record.lanes = uint8_t(std::min(activeLanes, 255u));
     classifyLines(trace, linear, si.cls == InstClass::VmemStore, record);
   } else if (si.cls == InstClass::Lds) {
     record.bytes = trace.pendingBytes;

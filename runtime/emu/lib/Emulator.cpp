@@ -705,6 +705,11 @@ void WorkgroupRunner::run(Workgroup &wg) {
   }
 }
 
+Emulator::Emulator() = default;
+Emulator::~Emulator() = default;
+Emulator::Emulator(Emulator &&) = default;
+Emulator &Emulator::operator=(Emulator &&) = default;
+
 Expected<LaunchResult> Emulator::launch(const Program &program,
                                         ArrayRef<uint8_t> kernargs,
                                         const LaunchConfig &config) {
@@ -791,10 +796,13 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
       return error(formatv("the timing model has no parameters for {0}; it "
                            "covers {1}",
                            chip.name, getTimingChipNames()));
+    if (!caches || caches->chip != &chip)
+      caches = std::make_unique<timing::CacheState>(chip, *chip.timing);
     recorder = std::make_unique<timing::Recorder>(
         program, *chip.timing, *config.timing,
         timing::planGrid(program, config, *config.timing,
-                         config.dynamicLdsBytes));
+                         config.dynamicLdsBytes),
+        *caches);
     dispatch.recorder = recorder.get();
     dispatch.lineShift = recorder->getLineShift();
   }

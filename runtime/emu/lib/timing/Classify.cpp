@@ -13,7 +13,7 @@
 #include "crest/emu/Program.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
 using namespace crest;
@@ -48,14 +48,13 @@ StringRef valuBase(StringRef name) {
 }
 
 bool isTranscendental(StringRef base) {
-  return StringSwitch<bool>(base)
-      .Cases("V_EXP_F32", "V_LOG_F32", "V_RCP_F32", "V_RCP_IFLAG_F32", true)
-      .Cases("V_RSQ_F32", "V_SQRT_F32", "V_SIN_F32", "V_COS_F32", true)
-      .Cases("V_EXP_F16", "V_LOG_F16", "V_RCP_F16", "V_RSQ_F16", true)
-      .Cases("V_SQRT_F16", "V_SIN_F16", "V_COS_F16", true)
-      .Cases("V_RCP_F64", "V_RSQ_F64", "V_SQRT_F64", true)
-      .Cases("V_EXP_LEGACY_F32", "V_LOG_LEGACY_F32", true)
-      .Default(false);
+  static const StringRef kTranscendental[] = {
+      "V_EXP_F32",  "V_LOG_F32",  "V_RCP_F32",        "V_RCP_IFLAG_F32",
+      "V_RSQ_F32",  "V_SQRT_F32", "V_SIN_F32",        "V_COS_F32",
+      "V_EXP_F16",  "V_LOG_F16",  "V_RCP_F16",        "V_RSQ_F16",
+      "V_SQRT_F16", "V_SIN_F16",  "V_COS_F16",        "V_RCP_F64",
+      "V_RSQ_F64",  "V_SQRT_F64", "V_EXP_LEGACY_F32", "V_LOG_LEGACY_F32"};
+  return llvm::is_contained(kTranscendental, base);
 }
 
 RegRange rangeOf(const Operand &op) {

@@ -73,21 +73,6 @@ GridPlan planGrid(const Program &program, const LaunchConfig &config,
 
 } // namespace crest::emu::timing
 
-namespace {
-
-/// Workgroups the placement gives `cu` out of `total`.
-uint64_t workgroupsOnCu(const Placement &placement, unsigned cu,
-                        uint64_t total) {
-  uint64_t n = 0;
-  uint64_t first = placement.workgroupOf(cu, 0);
-  if (first >= total)
-    return 0;
-  uint64_t stride = placement.computeUnits;
-  n = (total - 1 - first) / stride + 1;
-  return n;
-}
-
-} // namespace
 
 KernelTiming Recorder::finish(const ChipInfo &chip) {
   KernelTiming timing;
@@ -150,8 +135,13 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
     CuResult r = replayCu(input, params, chip, program);
     uint64_t end = r.endCycle;
     if (!plan.whole) {
-      uint64_t total = workgroupsOnCu(placement, cu, plan.workgroups);
+      // The replayed CU stands for the busiest ones: ceil(workgroups /
+      // CUs) workgroups each.
+      uint64_t total = (plan.workgroups + placement.computeUnits - 1) /
+                       placement.computeUnits;
       uint64_t n = list.size();
+      if (n > 0)
+        scale = double(plan.workgroups) / double(n);
       if (total > n && n > 0) {
         unsigned slots = std::max(input.slots, 1u);
         // Steady state: the time per workgroup over the last round of the
@@ -165,7 +155,6 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
           perWorkgroup = double(r.workgroupEnd[n - 1]) / double(n);
         end = uint64_t(double(r.workgroupEnd[n - 1]) +
                        perWorkgroup * double(total - n));
-        scale = double(plan.workgroups) / double(n);
       }
     }
     worst = std::max(worst, end);
@@ -329,20 +318,17 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
     timing.sampling = formatv("all {0} workgroups replayed on the {1} compute "
                               "units that receive one",
                               plan.workgroups, byCu.size());
-  else
+  else {
+    uint64_t busiest = (plan.workgroups + placement.computeUnits - 1) /
+                       placement.computeUnits;
     timing.sampling = formatv(
         "{0} of {1} workgroups replayed: CU {2}'s first {0} ({3} resident at "
-        "once), its remaining {4} extrapolated at the steady-state time per "
-        "workgroup; the busiest CUs receive {5} workgroups each, and "
-        "workgroups of one kernel differ only in their IDs and data",
+        "once), extrapolated at the steady-state time per workgroup to the "
+        "{4} workgroups each of the busiest CUs receives; the others are "
+        "taken to run as long (the same code on other IDs and data)",
         workgroups.size(), plan.workgroups, plan.sampleCu,
-        plan.workgroupsPerCu,
-        workgroupsOnCu(placement, plan.sampleCu, plan.workgroups) -
-            std::min<uint64_t>(
-                workgroups.size(),
-                workgroupsOnCu(placement, plan.sampleCu, plan.workgroups)),
-        (plan.workgroups + placement.computeUnits - 1) /
-            placement.computeUnits);
+        plan.workgroupsPerCu, busiest);
+  }
 
   if (options.perPc) {
     const std::vector<Inst> &insts = program.getInstructions();

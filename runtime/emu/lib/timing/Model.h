@@ -153,14 +153,17 @@ struct WorkgroupTrace {
   std::vector<std::unique_ptr<WaveTrace>> waves;
 };
 
-/// A set-associative LRU cache of line addresses.
+/// A set-associative LRU cache of line addresses (its arrays allocated on
+/// the first access).
 class CacheSim {
 public:
   CacheSim() = default;
   CacheSim(uint64_t bytes, unsigned lineBytes, unsigned ways = 16);
-  bool enabled() const { return !tags.empty(); }
+  bool enabled() const { return sets > 0; }
   /// Looks `line` up and inserts it; returns whether it hit.
   bool access(uint64_t line);
+  /// Forgets every line.
+  void clear();
 
 private:
   unsigned ways = 16;
@@ -168,6 +171,19 @@ private:
   uint64_t clock = 0;
   std::vector<uint64_t> tags; ///< line + 1; 0 is empty
   std::vector<uint64_t> stamps;
+};
+
+/// The caches of one device, kept by the Emulator across launches: the L2s
+/// and the MALL keep what earlier kernels left (as on the hardware, where
+/// a kernel's outputs stay in L2 for the next one); the L1s are invalidated
+/// at each launch.
+struct CacheState {
+  CacheState(const ChipInfo &chip, const TimingParams &params);
+  const ChipInfo *chip;
+  std::vector<CacheSim> l1, l2;
+  CacheSim mall;
+  /// Called at the start of each launch.
+  void beginLaunch();
 };
 
 /// Placement of workgroups on compute units: workgroup i goes to XCD
@@ -215,7 +231,7 @@ GridPlan planGrid(const Program &program, const LaunchConfig &config,
 class Recorder {
 public:
   Recorder(const Program &program, const TimingParams &params,
-           const TimingOptions &options, GridPlan plan);
+           const TimingOptions &options, GridPlan plan, CacheState &caches);
   ~Recorder();
 
   const GridPlan &getPlan() const { return plan; }
@@ -245,8 +261,7 @@ private:
   GridPlan plan;
   std::vector<StaticInst> code;
   unsigned lineShift = 7;
-  std::vector<CacheSim> l1, l2;
-  CacheSim mall;
+  CacheState &caches;
   std::vector<std::unique_ptr<WorkgroupTrace>> workgroups;
   /// Every workgroup's waves record into these when the workgroup is not
   /// traced (their accesses still warm the caches).

@@ -29,11 +29,19 @@ CacheSim::CacheSim(uint64_t bytes, unsigned lineBytes, unsigned ways)
     : ways(ways) {
   uint64_t lines = std::max<uint64_t>(bytes / std::max(lineBytes, 1u), ways);
   sets = std::max<uint64_t>(lines / ways, 1);
-  tags.assign(sets * ways, 0);
-  stamps.assign(sets * ways, 0);
+}
+
+void CacheSim::clear() {
+  tags.clear();
+  stamps.clear();
+  clock = 0;
 }
 
 bool CacheSim::access(uint64_t line) {
+  if (tags.empty()) {
+    tags.assign(sets * ways, 0);
+    stamps.assign(sets * ways, 0);
+  }
   // Spread consecutive lines over the sets.
   uint64_t set = (line ^ (line >> 17)) % sets;
   uint64_t *t = &tags[set * ways];
@@ -83,20 +91,30 @@ bool GridPlan::executes(uint64_t linear) const {
 // Recorder
 //===----------------------------------------------------------------------===//
 
-Recorder::Recorder(const Program &program, const TimingParams &params,
-                   const TimingOptions &options, GridPlan plan)
-    : program(program), params(params), options(options),
-      plan(std::move(plan)) {
-  code = classifyProgram(program, program.getChip());
-  lineShift = Log2_32(std::max(params.cacheLineBytes, 4u));
-  unsigned cus = this->plan.placement.computeUnits;
-  l1.reserve(cus);
-  for (unsigned c = 0; c < cus; ++c)
+CacheState::CacheState(const ChipInfo &chip, const TimingParams &params)
+    : chip(&chip) {
+  l1.reserve(params.computeUnits);
+  for (unsigned c = 0; c < params.computeUnits; ++c)
     l1.emplace_back(params.l1Bytes, params.cacheLineBytes, 64);
   for (unsigned x = 0; x < params.xcds; ++x)
     l2.emplace_back(params.l2BytesPerXcd, params.cacheLineBytes, 16);
   if (params.mallBytes)
     mall = CacheSim(params.mallBytes, params.cacheLineBytes, 16);
+}
+
+void CacheState::beginLaunch() {
+  for (CacheSim &c : l1)
+    c.clear();
+}
+
+Recorder::Recorder(const Program &program, const TimingParams &params,
+                   const TimingOptions &options, GridPlan plan,
+                   CacheState &caches)
+    : program(program), params(params), options(options),
+      plan(std::move(plan)), caches(caches) {
+  code = classifyProgram(program, program.getChip());
+  lineShift = Log2_32(std::max(params.cacheLineBytes, 4u));
+  caches.beginLaunch();
 }
 
 Recorder::~Recorder() = default;
@@ -124,8 +142,9 @@ void Recorder::classifyLines(WaveTrace &trace, uint64_t linear, bool store,
   auto &lines = trace.pendingLines;
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-  CacheSim &cuL1 = l1[plan.placement.cuOf(linear)];
-  CacheSim &xcdL2 = l2[plan.placement.xcdOf(linear) % l2.size()];
+  CacheSim &cuL1 = caches.l1[plan.placement.cuOf(linear)];
+  CacheSim &xcdL2 = caches.l2[plan.placement.xcdOf(linear) % caches.l2.size()];
+  CacheSim &mall = caches.mall;
   for (uint64_t line : lines) {
     Level level = Hbm;
     bool l1Hit = cuL1.access(line);

@@ -150,8 +150,17 @@ struct LaunchResult {
   std::shared_ptr<const KernelTiming> timing;
 };
 
+namespace timing {
+struct CacheState;
+} // namespace timing
+
 class Emulator {
 public:
+  Emulator();
+  ~Emulator();
+  Emulator(Emulator &&);
+  Emulator &operator=(Emulator &&);
+
   Memory &getMemory() { return memory; }
 
   /// Runs `program` over `config.grid`. `kernargs` holds the explicit
@@ -166,6 +175,9 @@ public:
 
 private:
   Memory memory;
+  /// The timing model's caches, kept across launches (created on the first
+  /// timed launch).
+  std::unique_ptr<timing::CacheState> caches;
 };
 
 } // namespace crest::emu

@@ -55,12 +55,30 @@ readTensorFile(llvm::StringRef path,
 llvm::Error writeTensorFile(llvm::StringRef path, const HostTensor &tensor,
                             llvm::StringRef name = "");
 
+/// The timing model's projection of a whole run: the launches back to
+/// back, each costing its modelled time plus the chip's launch overhead.
+struct ModelledTime {
+  double kernelMicroseconds = 0;   ///< sum of the kernels' modelled time
+  double overheadMicroseconds = 0; ///< sum of their launch overheads
+  size_t launches = 0;
+  double totalMicroseconds() const {
+    return kernelMicroseconds + overheadMicroseconds;
+  }
+};
+
 /// What one run measured.
 struct RunStats {
   /// One entry per launch of the manifest, in order.
   std::vector<LaunchStats> launches;
   /// Wall time of the run (uploads of inputs not included).
   double seconds = 0;
+  /// Why the launches carry no modelled time although the device was asked
+  /// for it (Device::getTimingNote()), else empty.
+  std::string timingNote;
+
+  /// The modelled time of the run; none unless every launch carries the
+  /// timing model's projection (LaunchStats::getTiming).
+  std::optional<ModelledTime> getModelledTime() const;
 };
 
 class Session {

@@ -126,9 +126,30 @@ void printManifestSummary(llvm::raw_ostream &os, const pkg::Manifest &m);
 
 /// Prints one row per launch: the kernel's resources from the manifest's
 /// KernelInfo (registers, LDS, occupancy, MFMA and barrier counts) and what
-/// the run measured (time; the emulator's counters) (crest-run --report).
+/// the run measured (crest-run --report). On the emulator that is the
+/// modelled time and bound of each kernel (when the launches carry it), the
+/// host wall time of the emulation and the emulator's counters; on a GPU
+/// the HIP event time.
 void printRunReport(llvm::raw_ostream &os, const pkg::Manifest &m,
                     const RunStats &stats);
+
+/// Prints the timing model's projection of every launch (emu::printTiming
+/// under the launch's kernel name; with `perPc` also its hotspot table) and
+/// the model's total: the kernels' modelled time plus the launch overheads,
+/// the number of launches and the overheads' share (crest-run --timing).
+/// Launches without a projection are skipped; a run without modelled time
+/// says so, with RunStats::timingNote.
+void printRunTiming(llvm::raw_ostream &os, const pkg::Manifest &m,
+                    const RunStats &stats, bool perPc = false);
+
+/// Writes the run as one Chrome/Perfetto trace (JSON array format): process
+/// "model" with, per launch, a "launch overhead" slice and then a slice
+/// named after the kernel lasting its modelled time, back to back; and per
+/// launch, a process with the kernel's modelled compute-unit timeline
+/// (emu::appendTimelineEvents, when the launch kept it), offset to the
+/// kernel's start (crest-run --trace).
+void writeRunTrace(llvm::raw_ostream &os, const pkg::Manifest &m,
+                   const RunStats &stats);
 
 } // namespace crest::rt
 

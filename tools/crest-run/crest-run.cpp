@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
   if (clockMhz.getNumOccurrences() && !timed)
     return fail(makeError("--clock-mhz needs the timing model: add --timing, "
                           "--trace, --report or --benchmark"));
-  if (clockMhz < 0)
+  if (clockMhz.getNumOccurrences() && !(clockMhz > 0))
     return fail(makeError("--clock-mhz must be positive"));
   if (timed) {
     emu::TimingOptions timing;

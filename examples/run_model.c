@@ -1,13 +1,15 @@
 /* run_model.c - runs a .crest package through the C API (crest_runtime.h).
  *
  *   crest-example-run-model MODEL.crest IN_0.bin ... -o OUT_0.bin ...
- *       [--device=auto|hip|emu]
+ *       [--device=auto|hip|emu] [--no-timing]
  *
  * Each input file holds the raw little-endian elements of one graph input,
  * in the graph's order (e.g. numpy's a.tofile()); each output is written the
  * same way. The program prints the device, the model's signature, the
- * verification against the host reference and the per-kernel report. Exit
- * codes: 0 success, 1 an error, 2 LDS races, 3 outputs beyond tolerance.
+ * verification against the host reference, the per-kernel report and, on
+ * the emulator, the timing model's time of the run (--no-timing turns the
+ * model off). Exit codes: 0 success, 1 an error, 2 LDS races, 3 outputs
+ * beyond tolerance.
  */
 #include "crest_runtime.h"
 
@@ -38,7 +40,7 @@ static void *read_file(const char *path, size_t *size) {
 
 int main(int argc, char **argv) {
   const char *inputs[16], *outputs[16];
-  int numInputs = 0, numOutputs = 0, rc = 0;
+  int numInputs = 0, numOutputs = 0, rc = 0, timing = 1;
   crest_device_kind kind = CREST_DEVICE_AUTO;
   if (argc < 2) {
     fprintf(stderr, "usage: %s MODEL.crest IN.bin... -o OUT.bin...\n", argv[0]);
@@ -51,6 +53,8 @@ int main(int argc, char **argv) {
       kind = CREST_DEVICE_EMU;
     else if (!strcmp(argv[i], "--device=hip"))
       kind = CREST_DEVICE_HIP;
+    else if (!strcmp(argv[i], "--no-timing"))
+      timing = 0;
     else if (numInputs < 16)
       inputs[numInputs++] = argv[i];
   }
@@ -71,6 +75,9 @@ int main(int argc, char **argv) {
                   "creating the device")))
     goto done;
   printf("device: %s\n", crest_device_describe(device));
+  if (crest_device_get_kind(device) == CREST_DEVICE_EMU &&
+      (rc = check(crest_device_set_timing(device, timing), "setting timing")))
+    goto done;
   if ((rc = check(crest_session_create(device, model, &session),
                   "creating the session")))
     goto done;
@@ -139,6 +146,11 @@ int main(int argc, char **argv) {
   if (report)
     printf("%s", report);
   printf("%s", crest_session_report(session));
+  double modelled = crest_session_last_run_modelled_us(session);
+  if (modelled >= 0)
+    printf("modelled time of the run: %.2f us\n", modelled);
+  else
+    printf("modelled time of the run: none\n");
 
 done:
   crest_session_destroy(session);

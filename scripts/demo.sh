@@ -11,7 +11,9 @@
 #  3. runs the package with crest-run --device=auto --verify --report: on an
 #     AMD GPU of that chip through HIP, else on Crest's AMDGPU emulator with
 #     its LDS race detector on (one line says which and why), checking the
-#     output against the host reference evaluator;
+#     output against the host reference evaluator; on the emulator the
+#     report's time is the timing model's (docs/Timing.md): the modelled us
+#     and bound of each kernel, and the block's total with launch overheads;
 #  4. runs it on the emulator at two other wave interleavings;
 #  5. compares the output with NumPy's.
 set -euo pipefail

@@ -29,7 +29,7 @@ extern "C" {
 
 /* The API version: major changes break source compatibility. */
 #define CREST_RUNTIME_API_VERSION_MAJOR 1
-#define CREST_RUNTIME_API_VERSION_MINOR 0
+#define CREST_RUNTIME_API_VERSION_MINOR 1
 /* (major << 16) | minor of the library, to compare with the header's. */
 uint32_t crest_api_version(void);
 
@@ -93,7 +93,9 @@ typedef struct crest_emu_options {
 crest_emu_options crest_emu_options_default(void);
 
 /* A device for code objects of `chip` (e.g. the model's, see
- * crest_model_chip) and `code_object_version`; `emu` may be NULL. */
+ * crest_model_chip) and `code_object_version`; `emu` may be NULL. An
+ * emulator device runs the timing model on every launch (see
+ * crest_device_set_timing and crest_session_last_run_modelled_us). */
 crest_status crest_device_create(crest_device_kind kind, const char *chip,
                                  unsigned code_object_version,
                                  const crest_emu_options *emu,
@@ -103,6 +105,12 @@ void crest_device_destroy(crest_device *device);
 crest_device_kind crest_device_get_kind(const crest_device *device);
 /* One line describing the device; with AUTO, also why it was chosen. */
 const char *crest_device_describe(const crest_device *device);
+/* Emulator (since 1.1): whether later launches also run the timing model,
+ * which projects each kernel's time on the chip (docs/Timing.md). On by
+ * default; it makes emulation slower. Enabling it on a HIP device fails with
+ * CREST_ERROR_DEVICE (the GPU's own time is crest_session_last_run_seconds).
+ */
+crest_status crest_device_set_timing(crest_device *device, int enabled);
 
 /* ---- Models (packages) -------------------------------------------------- */
 
@@ -142,14 +150,24 @@ crest_status crest_session_run(crest_session *session);
 crest_status crest_session_read_output(crest_session *session,
                                        const char *name, void *data,
                                        size_t bytes);
-/* Seconds the last run took (emulated wall time or GPU event time). */
+/* Seconds the last run took: the host wall time of the emulation, or the GPU
+ * event time. */
 double crest_session_last_run_seconds(const crest_session *session);
+/* Since 1.1: the timing model's time of the last run in microseconds, on the
+ * model's chip: every kernel's modelled time plus its launch overhead, the
+ * launches back to back (crest-run --timing prints the same total). Negative
+ * when the last run has none: no run yet, a HIP device, the timing model
+ * turned off, or a chip it has no parameters for (gfx908, gfx950, RDNA;
+ * crest_session_report says why). */
+double crest_session_last_run_modelled_us(const crest_session *session);
 /* Compares every output of the last run with the host reference evaluator;
  * CREST_ERROR_VERIFY when one is beyond tolerance. The report (one line per
  * output) is valid until the next call on the session. */
 crest_status crest_session_verify(crest_session *session, const char **report);
 /* Per kernel: registers, LDS, occupancy, MFMA and barrier counts, and the
- * last run's time (and emulator counters); valid until the next call. */
+ * last run's time: on the emulator the modelled time and bound, the host
+ * wall time and the emulator's counters, on a GPU the event time; valid
+ * until the next call. */
 const char *crest_session_report(crest_session *session);
 
 #ifdef __cplusplus

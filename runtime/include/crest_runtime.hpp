@@ -99,6 +99,9 @@ public:
     return s;
   }
   std::string describe() const { return crest_device_describe(ptr); }
+  Status setTiming(bool enabled) {
+    return Status::from(crest_device_set_timing(ptr, enabled ? 1 : 0));
+  }
 };
 
 class Session : public Handle<crest_session, crest_session_destroy> {
@@ -131,6 +134,10 @@ public:
   }
   std::string report() { return crest_session_report(ptr); }
   double lastRunSeconds() const { return crest_session_last_run_seconds(ptr); }
+  /// Negative when the last run has no modelled time.
+  double lastRunModelledUs() const {
+    return crest_session_last_run_modelled_us(ptr);
+  }
 };
 
 } // namespace crest

@@ -1,5 +1,4 @@
-//===- CApi.cpp - The C API (crest_runtime.h)
-//------------------------------===//
+//===- CApi.cpp - The C API (crest_runtime.h) -----------------------------===//
 
 #include "crest_runtime.h"
 
@@ -106,6 +105,7 @@ crest_status crest_device_create(crest_device_kind kind, const char *chip,
   if (unsigned(kind) > unsigned(CREST_DEVICE_EMU))
     return fail(CREST_ERROR_INVALID_ARGUMENT, "unknown device kind");
   EmuOptions options;
+  options.timing = emu::TimingOptions();
   if (emu) {
     options.detectRaces = emu->detect_races != 0;
     options.quantum = emu->quantum;
@@ -139,6 +139,17 @@ crest_device_kind crest_device_get_kind(const crest_device *device) {
 
 const char *crest_device_describe(const crest_device *device) {
   return device ? device->description.c_str() : "";
+}
+
+crest_status crest_device_set_timing(crest_device *device, int enabled) {
+  if (!device)
+    return fail(CREST_ERROR_INVALID_ARGUMENT, "null device");
+  std::optional<emu::TimingOptions> options;
+  if (enabled)
+    options = emu::TimingOptions();
+  if (Error e = device->device->setTiming(options))
+    return fail(CREST_ERROR_DEVICE, std::move(e));
+  return CREST_OK;
 }
 
 static crest_status finishLoad(Expected<pkg::Package> package,
@@ -301,6 +312,13 @@ crest_status crest_session_read_output(crest_session *session, const char *name,
 
 double crest_session_last_run_seconds(const crest_session *session) {
   return session && session->lastRun ? session->lastRun->seconds : 0;
+}
+
+double crest_session_last_run_modelled_us(const crest_session *session) {
+  if (!session || !session->lastRun)
+    return -1;
+  std::optional<ModelledTime> time = session->lastRun->getModelledTime();
+  return time ? time->totalMicroseconds() : -1;
 }
 
 crest_status crest_session_verify(crest_session *session, const char **report) {

@@ -1,5 +1,4 @@
-//===- Device.cpp - Device interface and selection
-//-------------------------===//
+//===- Device.cpp - Device interface and selection ------------------------===//
 
 #include "crest/runtime/Device.h"
 
@@ -53,6 +52,15 @@ Device::~Device() = default;
 Error Device::fill(DevicePtr dst, uint64_t bytes, uint8_t value) {
   std::vector<uint8_t> pattern(bytes, value);
   return copyToDevice(dst, pattern);
+}
+
+Error Device::setTiming(std::optional<emu::TimingOptions> options) {
+  if (!options)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      "the timing model runs on the emulator only, not on the " +
+          getDeviceKindName(getKind()) + " device (" + describe() + ")");
 }
 
 Expected<std::unique_ptr<Device>> createDevice(DeviceKind kind, StringRef chip,

@@ -1,10 +1,12 @@
-//===- EmuDevice.cpp - The emulator as a device
-//----------------------------===//
+//===- EmuDevice.cpp - The emulator as a device ---------------------------===//
 //
 // Kernels run synchronously in Emulator::launch, so synchronize() has
 // nothing to wait for. The explicit kernel arguments must be 8-byte global
 // pointers at offsets 0, 8, 16, ... (Crest's bare-pointer convention); the
 // hidden arguments of code object v5/v6 are filled in by the emulator.
+// With EmuOptions::timing, each launch also runs the timing model where the
+// chip table has its parameters; elsewhere launches run untimed and
+// getTimingNote() says why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "crest/emu/CodeObject.h"
 #include "crest/emu/Program.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -44,6 +47,23 @@ public:
     return text + ")";
   }
   StringRef getChip() const override { return chip.name; }
+  bool isTimed() const override { return options.timing && chip.timing; }
+  std::string getTimingNote() const override {
+    if (!options.timing || chip.timing)
+      return {};
+    SmallVector<StringRef> timed;
+    for (const ChipInfo &other : getAllChips())
+      if (other.timing)
+        timed.push_back(other.name);
+    return formatv("the timing model has no parameters for {0} (it covers "
+                   "{1})",
+                   chip.name, join(timed, ", "))
+        .str();
+  }
+  Error setTiming(std::optional<emu::TimingOptions> timing) override {
+    options.timing = timing;
+    return Error::success();
+  }
 
   Expected<DevicePtr> allocate(uint64_t bytes, StringRef name) override {
     if (bytes == 0)
@@ -132,6 +152,8 @@ public:
     config.quantum = options.quantum;
     config.seed = options.seed;
     config.detectRaces = options.detectRaces;
+    if (isTimed())
+      config.timing = options.timing;
     Expected<emu::LaunchResult> result =
         emu.launch(*kernel.program, kernargs, config);
     if (!result)

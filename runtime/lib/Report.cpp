@@ -1,7 +1,8 @@
-//===- Report.cpp - Manifest summaries and run reports
-//---------------------===//
+//===- Report.cpp - Manifest summaries, run reports and traces ------------===//
 
 #include "crest/runtime/Runtime.h"
+
+#include "crest/emu/Timing.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -71,13 +72,34 @@ void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
   os << "\n";
 }
 
+/// "16 launches, 123.45 us modelled = 91.45 us in kernels + 32.00 us
+/// launch overhead (31.5% of the total), gfx942 at 1051 MHz".
+static void printModelledTotal(raw_ostream &os, const RunStats &stats,
+                               const ModelledTime &t) {
+  const emu::KernelTiming &first = *stats.launches.front().getTiming();
+  double total = t.totalMicroseconds();
+  os << formatv(
+      "{0} launch{1}, {2:f2} us modelled = {3:f2} us in kernels + "
+      "{4:f2} us launch overhead ({5:f1}% of the total), {6} at {7:f0} MHz",
+      t.launches, t.launches == 1 ? "" : "es", total, t.kernelMicroseconds,
+      t.overheadMicroseconds,
+      total > 0 ? t.overheadMicroseconds / total * 100 : 0.0, first.chip,
+      first.clockMhz);
+}
+
 void printRunReport(raw_ostream &os, const pkg::Manifest &m,
                     const RunStats &stats) {
   bool emulated = !stats.launches.empty() && stats.launches[0].counters;
+  std::optional<ModelledTime> modelled = stats.getModelledTime();
   os << formatv("{0,-3} {1,-28} {2,5} {3,5} {4,5} {5,6} {6,8} {7,6} {8,5} "
-                "{9,8} {10,10}",
+                "{9,8}",
                 "#", "kernel", "vgpr", "agpr", "sgpr", "lds", "scratch",
-                "waves", "mfma", "barriers", "time (ms)");
+                "waves", "mfma", "barriers");
+  // On the emulator, the time of a kernel is the timing model's; the host
+  // wall time only says how long emulating it took.
+  if (modelled)
+    os << formatv(" {0,10} {1,-14}", "model (us)", "bound");
+  os << formatv(" {0,10}", emulated ? "host (ms)" : "time (ms)");
   if (emulated)
     os << formatv(" {0,10} {1,9} {2,8} {3,9} {4,10}", "wave-insts", "mfma-exec",
                   "lds-ops", "barriers", "bank-confl");
@@ -88,10 +110,14 @@ void printRunReport(raw_ostream &os, const pkg::Manifest &m,
     const LaunchStats &s = stats.launches[i];
     total += s.seconds;
     os << formatv("{0,-3} {1,-28} {2,5} {3,5} {4,5} {5,6} {6,8} {7,6} {8,5} "
-                  "{9,8} {10,10:f3}",
+                  "{9,8}",
                   i, k.name, k.info.vgprs, k.info.agprs, k.info.sgprs,
                   k.info.ldsBytes, k.info.scratchBytes, k.info.wavesPerSimd,
-                  k.info.mfmaCount, k.info.barrierCount, s.seconds * 1e3);
+                  k.info.mfmaCount, k.info.barrierCount);
+    if (modelled)
+      os << formatv(" {0,10:f2} {1,-14}", s.getTiming()->microseconds,
+                    s.getTiming()->bound);
+    os << formatv(" {0,10:f3}", s.seconds * 1e3);
     if (s.counters)
       os << formatv(" {0,10} {1,9} {2,8} {3,9} {4,10}",
                     s.counters->waveInstructions, s.counters->mfmaInstructions,
@@ -99,9 +125,81 @@ void printRunReport(raw_ostream &os, const pkg::Manifest &m,
                     s.counters->bankConflictCycles);
     os << "\n";
   }
-  os << formatv("total: {0} launch{1}, {2:f3} ms {3}\n", stats.launches.size(),
-                stats.launches.size() == 1 ? "" : "es", total * 1e3,
-                emulated ? "(emulated wall time)" : "(GPU event time)");
+  if (!emulated) {
+    os << formatv("total: {0} launch{1}, {2:f3} ms (GPU event time)\n",
+                  stats.launches.size(), stats.launches.size() == 1 ? "" : "es",
+                  total * 1e3);
+    return;
+  }
+  os << "total: ";
+  if (modelled)
+    printModelledTotal(os, stats, *modelled);
+  else
+    os << formatv("{0} launch{1}, no modelled time{2}", stats.launches.size(),
+                  stats.launches.size() == 1 ? "" : "es",
+                  stats.timingNote.empty() ? "" : ": " + stats.timingNote);
+  os << formatv("; {0:f3} ms host wall time (emulation)\n", total * 1e3);
+}
+
+void printRunTiming(raw_ostream &os, const pkg::Manifest &m,
+                    const RunStats &stats, bool perPc) {
+  bool header = false;
+  for (size_t i = 0; i < stats.launches.size() && i < m.launches.size(); ++i) {
+    const emu::KernelTiming *timing = stats.launches[i].getTiming();
+    if (!timing)
+      continue;
+    if (!header)
+      os << formatv("timing on {0} (model: docs/Timing.md):\n", timing->chip);
+    header = true;
+    const pkg::Launch &l = m.launches[i];
+    os << formatv("launch {0}: {1}, grid {2}x{3}x{4}, block {5}x{6}x{7}\n", i,
+                  m.kernels[l.kernel].name, l.grid[0], l.grid[1], l.grid[2],
+                  l.block[0], l.block[1], l.block[2]);
+    emu::printTiming(os, *timing);
+    if (perPc)
+      emu::printPcTable(os, *timing);
+  }
+  std::optional<ModelledTime> modelled = stats.getModelledTime();
+  os << "model '" << m.graphName << "': ";
+  if (modelled)
+    printModelledTotal(os, stats, *modelled);
+  else
+    os << "no modelled time"
+       << (stats.timingNote.empty() ? "" : ": " + stats.timingNote);
+  os << "\n";
+}
+
+void writeRunTrace(raw_ostream &os, const pkg::Manifest &m,
+                   const RunStats &stats) {
+  std::vector<emu::TraceEvent> events;
+  std::vector<std::string> processes = {"model"};
+  double now = 0;
+  for (size_t i = 0; i < stats.launches.size() && i < m.launches.size(); ++i) {
+    const emu::KernelTiming *timing = stats.launches[i].getTiming();
+    if (!timing)
+      continue;
+    const std::string &name = m.kernels[m.launches[i].kernel].name;
+    emu::TraceEvent overhead;
+    overhead.name = "launch overhead";
+    overhead.category = "launches";
+    overhead.beginUs = now;
+    overhead.durationUs = timing->launchOverheadUs;
+    events.push_back(overhead);
+    now += timing->launchOverheadUs;
+    emu::TraceEvent kernel;
+    kernel.name = name;
+    kernel.category = "launches";
+    kernel.beginUs = now;
+    kernel.durationUs = timing->microseconds;
+    events.push_back(kernel);
+    if (!timing->timeline.empty()) {
+      unsigned pid = processes.size();
+      processes.push_back(formatv("launch {0}: {1}", i, name).str());
+      emu::appendTimelineEvents(events, *timing, pid, now);
+    }
+    now += timing->microseconds;
+  }
+  emu::writeTraceJson(os, events, processes);
 }
 
 } // namespace crest::rt

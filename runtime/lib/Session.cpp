@@ -1,5 +1,4 @@
-//===- Session.cpp - Running a .crest package
-//------------------------------===//
+//===- Session.cpp - Running a .crest package -----------------------------===//
 
 #include "crest/runtime/Runtime.h"
 
@@ -361,6 +360,7 @@ Expected<RunStats> Session::run() {
                                 v.type.getByteSize(), kPoisonByte))
         return std::move(e);
   RunStats stats;
+  stats.timingNote = device.getTimingNote();
   auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const pkg::Launch &launch = m.launches[i];
@@ -388,6 +388,21 @@ Expected<RunStats> Session::run() {
           .count();
   haveRun = true;
   return stats;
+}
+
+std::optional<ModelledTime> RunStats::getModelledTime() const {
+  if (launches.empty())
+    return std::nullopt;
+  ModelledTime time;
+  for (const LaunchStats &launch : launches) {
+    const emu::KernelTiming *timing = launch.getTiming();
+    if (!timing)
+      return std::nullopt;
+    time.kernelMicroseconds += timing->microseconds;
+    time.overheadMicroseconds += timing->launchOverheadUs;
+    ++time.launches;
+  }
+  return time;
 }
 
 Expected<HostTensor> Session::readValue(uint32_t valueId) {

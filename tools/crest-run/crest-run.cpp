@@ -2,13 +2,21 @@
 //
 //   crest-run model.crest --input x.npy [--input name=w.pb ...] \
 //     --output y.npy [--device auto|hip|emu] [--verify] [--benchmark N] \
-//     [--report] [--describe] [--emu-seed N] [--emu-quantum N]
+//     [--report] [--describe] [--emu-seed N] [--emu-quantum N] \
+//     [--timing[=pc|off]] [--clock-mhz MHz] [--trace FILE.json]
 //
 // Inputs bind to the graph's inputs by position, or by name with NAME=PATH;
 // .npy and ONNX TensorProto (.pb) files are accepted, and outputs are
 // written in the format their extension names. Exit codes: 0 success,
 // 1 an error (bad package, bad input, device failure), 2 LDS races found by
 // the emulator, 3 outputs beyond the reference tolerance (--verify).
+//
+// On the emulator, the timing model (docs/Timing.md) projects each launch's
+// time on the package's chip: --timing prints it per kernel and for the
+// model, --trace writes the launches as a Perfetto timeline, and --report
+// and --benchmark report modelled time (the timing model is on by default
+// for them; --timing=off turns it off). Chips the model has no parameters
+// for run untimed, with a note.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +84,32 @@ static cl::opt<bool> report("report",
                             cl::desc("Print per-kernel resources and "
                                      "measurements"),
                             cl::cat(category));
+enum class TimingMode { Default, Off, Summary, Pc };
+static cl::opt<TimingMode> timingMode(
+    "timing",
+    cl::desc("Emulator: project each launch's time with the timing model and "
+             "print it per kernel and for the model (on by default, without "
+             "the printout, for --report and --benchmark)"),
+    cl::ValueOptional, cl::init(TimingMode::Default),
+    cl::values(clEnumValN(TimingMode::Summary, "", "per-kernel summary"),
+               clEnumValN(TimingMode::Summary, "summary", "per-kernel summary"),
+               clEnumValN(TimingMode::Pc, "pc",
+                          "summary and per-instruction hotspots"),
+               clEnumValN(TimingMode::Off, "off",
+                          "no timing model (also for --report and "
+                          "--benchmark)")),
+    cl::cat(category));
+static cl::opt<double> clockMhz("clock-mhz", cl::init(0),
+                                cl::desc("Emulator: effective clock of the "
+                                         "timing model (default: the chip "
+                                         "table's)"),
+                                cl::cat(category));
+static cl::opt<std::string> tracePath(
+    "trace",
+    cl::desc("Emulator: write the modelled launches, one after the other, "
+             "and each kernel's compute-unit timeline as a Chrome/Perfetto "
+             "JSON trace (runs the timing model)"),
+    cl::value_desc("FILE.json"), cl::cat(category));
 static cl::opt<bool> describe("describe",
                               cl::desc("Print the manifest summary (and exit "
                                        "unless inputs are given)"),
@@ -143,10 +177,57 @@ assignPaths(const pkg::Manifest &m, ArrayRef<uint32_t> ids,
   return paths;
 }
 
-static double median(std::vector<double> v) {
+static double median(ArrayRef<double> values) {
+  std::vector<double> v(values.begin(), values.end());
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Writes the --trace file.
+static Error writeTrace(const pkg::Manifest &m, const RunStats &stats) {
+  std::error_code ec;
+  raw_fd_ostream file(tracePath, ec);
+  if (!ec) {
+    writeRunTrace(file, m, stats);
+    file.close();
+    ec = file.error();
+  }
+  if (ec)
+    return makeError("cannot write '" + tracePath + "': " + ec.message());
+  return Error::success();
+}
+
+/// Prints the --benchmark lines: on the emulator the modelled time (when the
+/// launches carry it) and the host wall time of the emulation, on a GPU the
+/// HIP event time.
+static void printBenchmark(raw_ostream &os, const Device &device,
+                           ArrayRef<double> seconds,
+                           ArrayRef<double> modelledUs) {
+  size_t runs = seconds.size();
+  if (!modelledUs.empty()) {
+    double lo = *std::min_element(modelledUs.begin(), modelledUs.end());
+    double hi = *std::max_element(modelledUs.begin(), modelledUs.end());
+    os << formatv("benchmark: {0} runs, modelled median {1:f2} us (kernels "
+                  "and launch overheads on {2}; ",
+                  runs, median(modelledUs), device.getChip());
+    if (lo == hi)
+      os << formatv("the same in all {0} runs: the timing model is "
+                    "deterministic)\n",
+                    runs);
+    else
+      os << formatv("min {0:f2} us, max {1:f2} us)\n", lo, hi);
+  }
+  double med = median(seconds);
+  double lo = *std::min_element(seconds.begin(), seconds.end());
+  double hi = *std::max_element(seconds.begin(), seconds.end());
+  os << formatv("benchmark: {0} runs, median {1:f3} ms, min {2:f3} ms, "
+                "max {3:f3} ms, spread {4:f1}% ({5})\n",
+                runs, med * 1e3, lo * 1e3, hi * 1e3,
+                med > 0 ? (hi - lo) / med * 100 : 0.0,
+                device.getKind() == DeviceKind::Emu
+                    ? "host wall time of the emulation"
+                    : "HIP event time");
 }
 
 static double kernelSeconds(const RunStats &stats) {
@@ -216,6 +297,25 @@ int main(int argc, char **argv) {
   emuOptions.quantum = emuQuantum;
   if (emuSeed)
     emuOptions.seed = emuSeed;
+  // The timing model: asked for, or on by default where time is reported.
+  bool timingAsked = timingMode == TimingMode::Summary ||
+                     timingMode == TimingMode::Pc || !tracePath.empty();
+  if (timingMode == TimingMode::Off && !tracePath.empty())
+    return fail(makeError("--trace needs the timing model: drop --timing=off"));
+  bool timed = timingAsked ||
+               (timingMode == TimingMode::Default && (report || benchmark));
+  if (clockMhz.getNumOccurrences() && !timed)
+    return fail(makeError("--clock-mhz needs the timing model: add --timing, "
+                          "--trace, --report or --benchmark"));
+  if (clockMhz.getNumOccurrences() && !(clockMhz > 0))
+    return fail(makeError("--clock-mhz must be positive"));
+  if (timed) {
+    emu::TimingOptions timing;
+    timing.perPc = timingMode == TimingMode::Pc;
+    timing.timeline = !tracePath.empty();
+    timing.clockMhz = clockMhz;
+    emuOptions.timing = timing;
+  }
   HipOptions hipOptions;
   hipOptions.deviceIndex = hipDevice;
   std::string why;
@@ -224,6 +324,15 @@ int main(int argc, char **argv) {
   if (!device)
     return fail(device.takeError());
   errs() << "crest-run: " << why << ": " << (*device)->describe() << "\n";
+  if (timed && (*device)->getKind() == DeviceKind::Emu && !(*device)->isTimed())
+    WithColor::note(errs(), "crest-run")
+        << (*device)->getTimingNote() << ": the launches run without "
+        << "modelled time\n";
+  else if (timingAsked && (*device)->getKind() == DeviceKind::Hip)
+    WithColor::note(errs(), "crest-run")
+        << "the timing model runs on the emulator only: on the GPU, --report "
+           "and --benchmark give HIP event times; use --device=emu for "
+           "modelled time\n";
 
   Expected<std::unique_ptr<Session>> session =
       Session::create(**device, std::move(*package));
@@ -253,6 +362,18 @@ int main(int argc, char **argv) {
 
   if (report)
     printRunReport(outs(), manifest, *stats);
+  if (timingMode == TimingMode::Summary || timingMode == TimingMode::Pc)
+    printRunTiming(outs(), manifest, *stats, timingMode == TimingMode::Pc);
+  if (!tracePath.empty() && (*device)->isTimed()) {
+    if (Error e = writeTrace(manifest, *stats))
+      return fail(std::move(e));
+    errs() << formatv("crest-run: wrote {0}: {1} launch{2} on one timeline\n",
+                      tracePath, stats->launches.size(),
+                      stats->launches.size() == 1 ? "" : "es");
+  } else if (!tracePath.empty()) {
+    WithColor::note(errs(), "crest-run")
+        << "no modelled time, so no trace written to '" << tracePath << "'\n";
+  }
 
   int exitCode = 0;
   if (verify) {
@@ -272,23 +393,18 @@ int main(int argc, char **argv) {
   }
 
   if (benchmark) {
-    std::vector<double> times;
+    std::vector<double> times, modelled;
     for (unsigned i = 0; i < benchmark; ++i) {
       Expected<RunStats> s = (*session)->run();
       if (!s)
         return fail(s.takeError());
       times.push_back(kernelSeconds(*s));
+      if (std::optional<ModelledTime> t = s->getModelledTime())
+        modelled.push_back(t->totalMicroseconds());
     }
-    double med = median(times);
-    double lo = *std::min_element(times.begin(), times.end());
-    double hi = *std::max_element(times.begin(), times.end());
-    outs() << formatv("benchmark: {0} runs, median {1:f3} ms, min {2:f3} ms, "
-                      "max {3:f3} ms, spread {4:f1}% ({5})\n",
-                      benchmark, med * 1e3, lo * 1e3, hi * 1e3,
-                      med > 0 ? (hi - lo) / med * 100 : 0.0,
-                      (*device)->getKind() == DeviceKind::Emu
-                          ? "emulator wall time"
-                          : "HIP event time");
+    if (modelled.size() != times.size())
+      modelled.clear();
+    printBenchmark(outs(), **device, times, modelled);
   }
   outs().flush();
   return exitCode;

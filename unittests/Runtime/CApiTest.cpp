@@ -44,6 +44,14 @@ TEST(CApiTest, ErrorsCarryMessages) {
   EXPECT_EQ(crest_session_create(device.get(), nullptr, &session),
             CREST_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(session, nullptr);
+
+  // The timing model (since 1.1): switchable on the emulator; no session,
+  // no modelled time.
+  EXPECT_GE(crest_api_version() & 0xFFFF, 1u);
+  EXPECT_TRUE(bool(device.setTiming(false)));
+  EXPECT_TRUE(bool(device.setTiming(true)));
+  EXPECT_EQ(crest_device_set_timing(nullptr, 1), CREST_ERROR_INVALID_ARGUMENT);
+  EXPECT_LT(crest_session_last_run_modelled_us(nullptr), 0);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "crest/runtime/Device.h"
 #include "crest/runtime/OnnxTensor.h"
+#include "crest/runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -66,6 +67,62 @@ TEST(DeviceTest, HipLibraryMissing) {
                       0),
             0u)
       << why;
+}
+
+TEST(DeviceTest, EmuTimingOnlyWhereTheChipHasAModel) {
+  EmuOptions options;
+  llvm::Expected<std::unique_ptr<Device>> untimed =
+      createEmuDevice("gfx942", options);
+  ASSERT_TRUE(bool(untimed)) << llvm::toString(untimed.takeError());
+  EXPECT_FALSE((*untimed)->isTimed());
+  EXPECT_EQ((*untimed)->getTimingNote(), "");
+
+  options.timing = emu::TimingOptions();
+  llvm::Expected<std::unique_ptr<Device>> timed =
+      createEmuDevice("gfx942", options);
+  ASSERT_TRUE(bool(timed)) << llvm::toString(timed.takeError());
+  EXPECT_TRUE((*timed)->isTimed());
+  EXPECT_EQ((*timed)->getTimingNote(), "");
+  // Turned off and on again.
+  ASSERT_FALSE(bool((*timed)->setTiming(std::nullopt)));
+  EXPECT_FALSE((*timed)->isTimed());
+  ASSERT_FALSE(bool((*timed)->setTiming(emu::TimingOptions())));
+  EXPECT_TRUE((*timed)->isTimed());
+
+  // gfx908 runs on the emulator, but the timing model has no parameters
+  // for it: the device works untimed and says why.
+  llvm::Expected<std::unique_ptr<Device>> gfx908 =
+      createEmuDevice("gfx908", options);
+  ASSERT_TRUE(bool(gfx908)) << llvm::toString(gfx908.takeError());
+  EXPECT_FALSE((*gfx908)->isTimed());
+  EXPECT_EQ((*gfx908)->getTimingNote(),
+            "the timing model has no parameters for gfx908 (it covers "
+            "gfx90a, gfx942)");
+}
+
+TEST(DeviceTest, ModelledTimeOfARun) {
+  RunStats stats;
+  EXPECT_FALSE(stats.getModelledTime());
+  for (double us : {3.5, 1.25}) {
+    auto timing = std::make_shared<emu::KernelTiming>();
+    timing->microseconds = us;
+    timing->launchOverheadUs = 2;
+    LaunchStats launch;
+    launch.counters.emplace();
+    launch.counters->timing = timing;
+    EXPECT_EQ(launch.getTiming(), timing.get());
+    stats.launches.push_back(std::move(launch));
+  }
+  std::optional<ModelledTime> time = stats.getModelledTime();
+  ASSERT_TRUE(time);
+  EXPECT_EQ(time->launches, 2u);
+  EXPECT_DOUBLE_EQ(time->kernelMicroseconds, 4.75);
+  EXPECT_DOUBLE_EQ(time->overheadMicroseconds, 4);
+  EXPECT_DOUBLE_EQ(time->totalMicroseconds(), 8.75);
+  // One launch without a projection: the run has no modelled time.
+  stats.launches.emplace_back();
+  EXPECT_EQ(stats.launches.back().getTiming(), nullptr);
+  EXPECT_FALSE(stats.getModelledTime());
 }
 
 TEST(DeviceTest, ParseDeviceKind) {

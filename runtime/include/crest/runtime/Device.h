@@ -44,11 +44,18 @@ std::optional<DeviceKind> parseDeviceKind(llvm::StringRef name);
 
 /// What one launch measured.
 struct LaunchStats {
-  /// Wall time of the emulated dispatch, or the HIP event time of the
-  /// kernel on the GPU.
+  /// Host wall time of the emulated dispatch (not the GPU's time: see
+  /// getTiming()), or the HIP event time of the kernel on the GPU.
   double seconds = 0;
-  /// Emulator counters (emu only).
+  /// Emulator counters (emu only). `counters->timing` holds the timing
+  /// model's projection when the device was asked for it.
   std::optional<emu::LaunchResult> counters;
+
+  /// The timing model's projection of the launch on the chip (emu with
+  /// EmuOptions::timing, on a chip the model has parameters for), else null.
+  const emu::KernelTiming *getTiming() const {
+    return counters ? counters->timing.get() : nullptr;
+  }
 };
 
 /// The error a launch returns when the emulator's race detector found LDS
@@ -76,6 +83,11 @@ struct EmuOptions {
   uint32_t quantum = 64;
   /// Random wave order and quanta from this seed (none: round-robin).
   std::optional<uint64_t> seed;
+  /// With options, every launch also runs the timing model
+  /// (LaunchStats::getTiming, docs/Timing.md). On a chip the model has no
+  /// parameters for, launches run without it and Device::getTimingNote()
+  /// says so; that is not an error.
+  std::optional<emu::TimingOptions> timing;
 };
 
 /// Options of the HIP device.
@@ -101,6 +113,15 @@ public:
   virtual std::string describe() const = 0;
   /// The chip kernels run as ("gfx942").
   virtual llvm::StringRef getChip() const = 0;
+  /// Whether launches carry the timing model's projection
+  /// (LaunchStats::getTiming).
+  virtual bool isTimed() const { return false; }
+  /// Why they do not although it was asked for (EmuOptions::timing on a chip
+  /// without timing parameters): one sentence, else empty.
+  virtual std::string getTimingNote() const { return {}; }
+  /// Runs the timing model on later launches with `options`, or (none) no
+  /// longer. Only the emulator has it: other devices fail when asked for it.
+  virtual llvm::Error setTiming(std::optional<emu::TimingOptions> options);
 
   virtual llvm::Expected<DevicePtr> allocate(uint64_t bytes,
                                              llvm::StringRef name) = 0;

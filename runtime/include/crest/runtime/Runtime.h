@@ -55,12 +55,30 @@ readTensorFile(llvm::StringRef path,
 llvm::Error writeTensorFile(llvm::StringRef path, const HostTensor &tensor,
                             llvm::StringRef name = "");
 
+/// The timing model's projection of a whole run: the launches back to
+/// back, each costing its modelled time plus the chip's launch overhead.
+struct ModelledTime {
+  double kernelMicroseconds = 0;   ///< sum of the kernels' modelled time
+  double overheadMicroseconds = 0; ///< sum of their launch overheads
+  size_t launches = 0;
+  double totalMicroseconds() const {
+    return kernelMicroseconds + overheadMicroseconds;
+  }
+};
+
 /// What one run measured.
 struct RunStats {
   /// One entry per launch of the manifest, in order.
   std::vector<LaunchStats> launches;
   /// Wall time of the run (uploads of inputs not included).
   double seconds = 0;
+  /// Why the launches carry no modelled time although the device was asked
+  /// for it (Device::getTimingNote()), else empty.
+  std::string timingNote;
+
+  /// The modelled time of the run; none unless every launch carries the
+  /// timing model's projection (LaunchStats::getTiming).
+  std::optional<ModelledTime> getModelledTime() const;
 };
 
 class Session {
@@ -108,9 +126,30 @@ void printManifestSummary(llvm::raw_ostream &os, const pkg::Manifest &m);
 
 /// Prints one row per launch: the kernel's resources from the manifest's
 /// KernelInfo (registers, LDS, occupancy, MFMA and barrier counts) and what
-/// the run measured (time; the emulator's counters) (crest-run --report).
+/// the run measured (crest-run --report). On the emulator that is the
+/// modelled time and bound of each kernel (when the launches carry it), the
+/// host wall time of the emulation and the emulator's counters; on a GPU
+/// the HIP event time.
 void printRunReport(llvm::raw_ostream &os, const pkg::Manifest &m,
                     const RunStats &stats);
+
+/// Prints the timing model's projection of every launch (emu::printTiming
+/// under the launch's kernel name; with `perPc` also its hotspot table) and
+/// the model's total: the kernels' modelled time plus the launch overheads,
+/// the number of launches and the overheads' share (crest-run --timing).
+/// Launches without a projection are skipped; a run without modelled time
+/// says so, with RunStats::timingNote.
+void printRunTiming(llvm::raw_ostream &os, const pkg::Manifest &m,
+                    const RunStats &stats, bool perPc = false);
+
+/// Writes the run as one Chrome/Perfetto trace (JSON array format): process
+/// "model" with, per launch, a "launch overhead" slice and then a slice
+/// named after the kernel lasting its modelled time, back to back; and per
+/// launch, a process with the kernel's modelled compute-unit timeline
+/// (emu::appendTimelineEvents, when the launch kept it), offset to the
+/// kernel's start (crest-run --trace).
+void writeRunTrace(llvm::raw_ostream &os, const pkg::Manifest &m,
+                   const RunStats &stats);
 
 } // namespace crest::rt
 

@@ -5,6 +5,7 @@ weights, an input and NumPy's expected output) into a folder:
   launch 1: scale_f32 (scale.gpu.mlir) y = h * 0.5 - 1
 
 usage: make_layer.py OUT_DIR LAYER.hsaco SCALE.hsaco [--bad-grid]
+                     [--chip=CHIP]  (the code objects' chip; gfx942)
 """
 import json
 import os
@@ -14,6 +15,8 @@ import numpy as np
 
 out, layer, scale = sys.argv[1:4]
 bad_grid = "--bad-grid" in sys.argv
+chip = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--chip=")),
+            "gfx942")
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 x = rng.integers(-3, 4, size=(8, 256)).astype(np.float16)
@@ -33,7 +36,7 @@ np.save(f"{out}/x_shape.npy", np.ones((8, 255), np.float16))
 
 f32 = lambda s: {"type": "f32", "shape": s}
 spec = {
-    "chip": "gfx942", "graph_name": "layer",
+    "chip": chip, "graph_name": "layer",
     "code_objects": [layer, scale],
     "values": [
         {"name": "x", "kind": "input", "type": "f16", "shape": [8, 256]},

@@ -25,6 +25,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crest_launch import compile_hsaco, launch_of  # noqa: E402
+
 SHAPES = [(1024, 1024, 1024), (4096, 4096, 4096), (8192, 8192, 8192),
           (1, 4096, 4096), (16, 4096, 4096), (128, 4096, 4096)]
 QUICK_SHAPES = [(1024, 1024, 1024), (16, 4096, 4096)]
@@ -102,21 +105,12 @@ def crest_gemm(build, tmp, chip, m, n, k):
     src = f"{tmp}/gemm.mlir"
     open(src, "w").write(graph(m, n, k))
     co = f"{tmp}/crest-{chip}.co"
-    subprocess.run([f"{build}/bin/crest-compile", src, f"--target={chip}",
-                    "--emit=hsaco", "-o", co], check=True)
-    host = subprocess.run(
-        [f"{build}/bin/crest-opt", src, f"--crest-attach-target=chip={chip}",
-         "--crest-select-config", "--crest-lower-to-gpu"],
-        check=True, capture_output=True, text=True).stdout
-    launch = re.search(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
-                       r"grid = array<i32: (\d+), (\d+), (\d+)>, "
-                       r"kernel = @crest_kernels::@(\w+)\}", host)
-    block, gx, gy, gz, kernel = launch.groups()
-    config = re.search(r"#crest\.config<[^>]*>", host)
-    return run_emu(f"{build}/bin/crest-emu", co, kernel, f"{gx},{gy},{gz}",
-                   block, [f"in:{tmp}/a.npy", f"in:{tmp}/b.npy",
-                           f"out:{tmp}/c.npy=f16:{m}x{n}"], []), \
-        (config.group(0) if config else "?")
+    compile_hsaco(f"{build}/bin/crest-compile", src, chip, co)
+    block, grid, kernel, config = launch_of(f"{build}/bin/crest-opt", src,
+                                            chip, want_config=True)
+    return run_emu(f"{build}/bin/crest-emu", co, kernel, grid, block,
+                   [f"in:{tmp}/a.npy", f"in:{tmp}/b.npy",
+                    f"out:{tmp}/c.npy=f16:{m}x{n}"], []), config
 
 
 def triton_gemm(build, shared, tmp, chip, m, n, k):
@@ -133,11 +127,6 @@ def triton_gemm(build, shared, tmp, chip, m, n, k):
             f"in:{tmp}/scratch.npy"]
     return run_emu(f"{build}/bin/crest-emu", co, "matmul_evenk", str(grid),
                    64 * waves, args, ["--dynamic-lds=65536"])
-
-
-def peak_tflops(chip_table, chip):
-    """f16 matrix peak at the peak clock, from crest-chips' table."""
-    return chip_table[chip]
 
 
 def main():

@@ -568,6 +568,26 @@ TEST_P(TimingChip, PerPcTableAddsUpToTheTotals) {
 INSTANTIATE_TEST_SUITE_P(Chips, TimingChip,
                          ::testing::Values("gfx90a", "gfx942"));
 
+// A kernel that never ends fails cleanly once the records reach their
+// budget, long before they could exhaust memory.
+TEST(Timing, RecordBudgetStopsARunawayKernel) {
+  AsmKernel k;
+  k.body = ".Lspin:\n  s_branch .Lspin\n";
+  auto kernel = LoadedKernel::build(k);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  std::vector<std::vector<uint8_t>> buffers = {std::vector<uint8_t>(64, 1)};
+  LaunchConfig config;
+  TimingOptions options;
+  options.maxRecords = 10000;
+  config.timing = options;
+  auto result = (*kernel)->run(buffers, config);
+  ASSERT_FALSE(bool(result));
+  std::string message = llvm::toString(result.takeError());
+  EXPECT_NE(message.find("recorded more than 10000 wave instructions"),
+            std::string::npos)
+      << message;
+}
+
 // Chips without parameters are refused with the chips that have them.
 TEST(Timing, ChipWithoutParametersIsAnError) {
   AsmKernel k;

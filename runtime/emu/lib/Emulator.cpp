@@ -685,10 +685,16 @@ void WorkgroupRunner::run(Workgroup &wg) {
       wave.branched = false;
       inst.handler(wave, inst);
       wave.lgkmWaits += waitsForLgkm[&inst - insts.data()];
-      if (wave.trace)
-        recorder->commit(*wave.trace, linear,
-                         static_cast<uint32_t>(&inst - insts.data()),
-                         unsigned(llvm::popcount(wave.exec())));
+      if (wave.trace &&
+          !recorder->commit(*wave.trace, linear,
+                            static_cast<uint32_t>(&inst - insts.data()),
+                            unsigned(llvm::popcount(wave.exec()))) &&
+          !dispatch.failed())
+        dispatch.error = formatv(
+            "the timing model recorded more than {0} wave instructions; "
+            "project large grids with a sample of their workgroups "
+            "(crest-emu --timing-only) or check for a kernel that never ends",
+            config.timing->maxRecords);
       ++result.waveInstructions;
       // Every VALU encoding (VOP1/2/3/3P, SDWA, DPP) is a VALU instruction;
       // MFMAs count themselves.

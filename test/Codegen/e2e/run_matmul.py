@@ -17,6 +17,11 @@ import sys
 
 import numpy as np
 
+# scripts/crest_launch.py: compiling one kernel and reading its launch.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+from crest_launch import launch_of  # noqa: E402
+
 PRECISIONS = {
     # name: (operand numpy dtype, crest element type, accumulator / output
     # element type)
@@ -119,14 +124,7 @@ def main():
                     "--emit=hsaco", "-o", co] + args.compile_flags.split(),
                    check=True)
     # The launch geometry the codegen chose, from the annotated host op.
-    host = subprocess.run(
-        [args.crest_opt, src, f"--crest-attach-target=chip={args.chip}",
-         "--crest-select-config", "--crest-lower-to-gpu"],
-        check=True, capture_output=True, text=True).stdout
-    launch = re.search(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
-                       r"grid = array<i32: (\d+), (\d+), (\d+)>, "
-                       r"kernel = @crest_kernels::@(\w+)\}", host)
-    block, gx, gy, gz, kernel = launch.groups()
+    block, grid, kernel, _ = launch_of(args.crest_opt, src, args.chip)
 
     rng = np.random.default_rng(3)
     # i8 spans its whole range (signedness matters); the float types get
@@ -168,7 +166,7 @@ def main():
     ok = True
     for q, s in SCHEDULES:
         cmd = [args.crest_emu, co, f"--kernel={kernel}",
-               f"--grid={gx},{gy},{gz}", f"--block={block}",
+               f"--grid={grid}", f"--block={block}",
                f"--quantum={q}", f"--arg=in:{tmp}/a.npy",
                f"--arg=in:{tmp}/b.npy", f"--arg=in:{tmp}/bias.npy",
                f"--arg=out:{tmp}/c.npy={out_type}:{m}x{n}"]

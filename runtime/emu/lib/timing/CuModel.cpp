@@ -163,6 +163,8 @@ private:
                             const Record &rec, uint64_t t);
   void issue(WaveState &w, unsigned index, uint64_t t);
   void endWave(unsigned index, uint64_t t);
+  /// Releases the workgroup's waves when every live one reached s_barrier.
+  void releaseBarrierIfComplete(WorkgroupState &g, uint64_t t);
   void noteHazard(const Record &rec, const RegWriter &producer,
                   StringRef rule, unsigned required, unsigned actual);
   void event(StringRef name, StringRef category, unsigned track,
@@ -538,17 +540,7 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
     WorkgroupState &g = groups[w.wgSlot];
     w.atBarrier = true;
     ++g.atBarrier;
-    if (g.atBarrier == g.live) {
-      for (unsigned wi : g.waves) {
-        WaveState &o = waves[wi];
-        if (!o.atBarrier)
-          continue;
-        o.atBarrier = false;
-        o.readyAt = t + p.barrierCycles;
-        o.blockReason = Stall::Barrier;
-      }
-      g.atBarrier = 0;
-    }
+    releaseBarrierIfComplete(g, t);
     break;
   }
   case InstClass::EndPgm:
@@ -593,6 +585,20 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
     endWave(index, t);
 }
 
+void CuReplay::releaseBarrierIfComplete(WorkgroupState &g, uint64_t t) {
+  if (g.live == 0 || g.atBarrier != g.live)
+    return;
+  for (unsigned wi : g.waves) {
+    WaveState &o = waves[wi];
+    if (!o.atBarrier)
+      continue;
+    o.atBarrier = false;
+    o.readyAt = t + p.barrierCycles;
+    o.blockReason = Stall::Barrier;
+  }
+  g.atBarrier = 0;
+}
+
 void CuReplay::endWave(unsigned index, uint64_t t) {
   WaveState &w = waves[index];
   w.done = true;
@@ -602,17 +608,7 @@ void CuReplay::endWave(unsigned index, uint64_t t) {
   WorkgroupState &g = groups[w.wgSlot];
   --g.live;
   // A barrier the remaining waves wait at may now be complete.
-  if (g.live > 0 && g.atBarrier == g.live) {
-    for (unsigned wi : g.waves) {
-      WaveState &o = waves[wi];
-      if (!o.atBarrier)
-        continue;
-      o.atBarrier = false;
-      o.readyAt = t + p.barrierCycles;
-      o.blockReason = Stall::Barrier;
-    }
-    g.atBarrier = 0;
-  }
+  releaseBarrierIfComplete(g, t);
   if (g.live == 0) {
     uint64_t wgEnd = end;
     for (unsigned wi : g.waves)
@@ -638,7 +634,7 @@ CuResult CuReplay::run() {
     for (unsigned i = 0; i < waves.size(); ++i)
       if (!waves[i].done && waves[i].simd == simd)
         order.push_back(i);
-    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
       if (waves[a].prio != waves[b].prio)
         return waves[a].prio > waves[b].prio;
       return waves[a].age < waves[b].age;

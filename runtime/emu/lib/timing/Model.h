@@ -242,7 +242,9 @@ public:
   WaveTrace *beginWave(uint64_t linear, std::array<uint32_t, 3> id,
                        unsigned wave);
   /// Turns the instruction `pc` the wave just executed into a record.
-  void commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
+  /// Returns false once the dispatch has recorded more than
+  /// TimingOptions::maxRecords instructions.
+  bool commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
               unsigned activeLanes);
 
   /// Computes the timing of the dispatch from the records.
@@ -263,6 +265,7 @@ private:
   unsigned lineShift = 7;
   CacheState &caches;
   std::vector<std::unique_ptr<WorkgroupTrace>> workgroups;
+  uint64_t recorded = 0;
   /// Every workgroup's waves record into these when the workgroup is not
   /// traced (their accesses still warm the caches).
   WaveTrace scratch;

@@ -159,7 +159,7 @@ void Recorder::classifyLines(WaveTrace &trace, uint64_t linear, bool store,
   }
 }
 
-void Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
+bool Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
                       unsigned activeLanes) {
   const StaticInst &si = code[pc];
   Record record;
@@ -176,6 +176,8 @@ void Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
   trace.pendingLines.clear();
   trace.pendingBytes = 0;
   trace.pendingConflict = 0;
-  if (&trace != &scratch)
-    trace.records.push_back(record);
+  if (&trace == &scratch)
+    return true;
+  trace.records.push_back(record);
+  return ++recorded <= options.maxRecords;
 }

@@ -94,11 +94,11 @@ void crest::emu::printPcTable(raw_ostream &os, const KernelTiming &t,
   std::vector<const PcStats *> rows;
   for (const PcStats &row : t.perPc)
     rows.push_back(&row);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const PcStats *a, const PcStats *b) {
-                     return a->issued + a->totalStallCycles() >
-                            b->issued + b->totalStallCycles();
-                   });
+  std::sort(rows.begin(), rows.end(), [](const PcStats *a, const PcStats *b) {
+    uint64_t ca = a->issued + a->totalStallCycles();
+    uint64_t cb = b->issued + b->totalStallCycles();
+    return ca != cb ? ca > cb : a->address < b->address;
+  });
   if (maxRows && rows.size() > maxRows)
     rows.resize(maxRows);
   os << formatv("  {0,-8} {1,8} {2,9}", "pc", "issued", "stalls");

@@ -143,12 +143,17 @@ def main():
         if check(len(report_totals) == 1, "one report total"):
             check(report_totals[0].groups()[:7] == total.groups(),
                   f"report total {report_totals[0][0]!r} vs {total[0]!r}")
-    # --benchmark: the median of identical runs is the total.
+    # --benchmark: its runs follow the first one, whose kernels left their
+    # data in the L2 and the MALL (the emulator keeps them across launches,
+    # as the hardware does): the median is never above the first run's
+    # total, and it is positive.
     for line in lines:
         m = BENCH.match(line)
         if m:
             check(m[1] == m[3], "benchmark run counts")
-            close(float(m[2]), t, 0.0051, "benchmark median = the model total")
+            check(0 < float(m[2]) <= t + 0.0051,
+                  f"benchmark median {m[2]} is in (0, {t}] (warm caches "
+                  "never cost more)")
 
     if "trace" in opts:
         check_trace(opts["trace"], launches)

@@ -58,6 +58,9 @@ struct TimingOptions {
   bool sampleOnly = false;
   /// Effective clock in MHz; 0 takes the chip table's.
   double clockMhz = 0;
+  /// The dispatch fails once the model has recorded this many wave
+  /// instructions (about 20 bytes each), instead of exhausting memory.
+  uint64_t maxRecords = uint64_t(1) << 26;
 };
 
 /// Why a resident wave did not issue at one of its SIMD's issue cycles,

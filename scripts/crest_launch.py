@@ -7,7 +7,7 @@ import subprocess
 LAUNCH = re.compile(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
                     r"grid = array<i32: (\d+), (\d+), (\d+)>, "
                     r"kernel = @crest_kernels::@(\w+)\}")
-CONFIG = re.compile(r"#crest\.config<[^>]*>")
+CONFIG = re.compile(r"config <[^>]*>")
 
 
 def launch_of(crest_opt, src, chip, want_config=False):

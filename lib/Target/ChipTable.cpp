@@ -446,6 +446,11 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   transcendental unit is quarter rate (CDNA3 ISA guide; unverified).
 // - branchCycles 8 (LLVM SISchedule.td WriteBranch), barrierCycles 16
 //   (unverified: SISchedule's WriteBarrier 500 is marked as a guess),
+//   sleepCyclesPerUnit 64 (CDNA3 ISA guide, S_SLEEP: "approximately 64
+//   clocks" per unit). Cache associativity 64-way L1, 16-way L2 and MALL
+//   (unverified: the simulated caches' shape, not a published figure).
+//   The HBM queueing window (2048 cycles) and the utilisation cap (0.95)
+//   bound the loaded-latency term (model choices, not measurements).
 //   smemLatency 20 (SISchedule.td WriteSMEM is 5 but marked as taken from
 //   an old guide; unverified). Wait counters: gfx9 s_waitcnt has a 6-bit
 //   vmcnt and a 4-bit lgkmcnt (AMDGPUUsage, "Memory Model GFX942";
@@ -487,6 +492,7 @@ constexpr TimingParams kGfx942Timing = {
     /*branchCycles=*/8,
     /*barrierCycles=*/16,
     /*smemLatency=*/20,
+    /*sleepCyclesPerUnit=*/64,
     /*maxVmcnt=*/63,
     /*maxLgkmcnt=*/15,
     /*xdlSrcABOffset=*/3,
@@ -503,6 +509,9 @@ constexpr TimingParams kGfx942Timing = {
     /*ldsBytesPerCycle=*/128,
     /*ldsBytesPerCycleWave=*/64,
     /*cacheLineBytes=*/128,
+    /*l1Ways=*/64,
+    /*l2Ways=*/16,
+    /*mallWays=*/16,
     /*l1Bytes=*/32 * 1024,
     /*l1BytesPerCycle=*/64,
     /*addressesPerCycle=*/4,
@@ -516,6 +525,8 @@ constexpr TimingParams kGfx942Timing = {
     /*hbmGBps=*/5300,
     /*hbmLatencyNs=*/426,
     /*hbmQueueNs=*/100,
+    /*hbmQueueWindowCycles=*/2048,
+    /*hbmQueueMaxUtilisation=*/0.95,
 };
 
 // gfx90a (one MI250X GCD):
@@ -542,6 +553,7 @@ constexpr TimingParams kGfx90aTiming = {
     /*branchCycles=*/8,
     /*barrierCycles=*/16,
     /*smemLatency=*/20,
+    /*sleepCyclesPerUnit=*/64,
     /*maxVmcnt=*/63,
     /*maxLgkmcnt=*/15,
     /*xdlSrcABOffset=*/3,
@@ -558,6 +570,9 @@ constexpr TimingParams kGfx90aTiming = {
     /*ldsBytesPerCycle=*/128,
     /*ldsBytesPerCycleWave=*/64,
     /*cacheLineBytes=*/64,
+    /*l1Ways=*/64,
+    /*l2Ways=*/16,
+    /*mallWays=*/16,
     /*l1Bytes=*/16 * 1024,
     /*l1BytesPerCycle=*/64,
     /*addressesPerCycle=*/4,
@@ -571,6 +586,8 @@ constexpr TimingParams kGfx90aTiming = {
     /*hbmGBps=*/1638,
     /*hbmLatencyNs=*/426,
     /*hbmQueueNs=*/100,
+    /*hbmQueueWindowCycles=*/2048,
+    /*hbmQueueMaxUtilisation=*/0.95,
 };
 
 // Chip rows. Per-chip sources:

@@ -131,6 +131,8 @@ struct TimingParams {
   unsigned barrierCycles;
   /// Scalar-cache hit latency of s_load / s_buffer_load.
   unsigned smemLatency;
+  /// Cycles one unit of s_sleep's argument sleeps.
+  unsigned sleepCyclesPerUnit;
   /// The largest vmcnt and lgkmcnt the wait counters hold: a wave with that
   /// many operations outstanding cannot issue another.
   unsigned maxVmcnt, maxLgkmcnt;
@@ -162,6 +164,8 @@ struct TimingParams {
 
   // -- Vector memory -------------------------------------------------------------
   unsigned cacheLineBytes;
+  /// Associativity of the L1, L2 and MALL the model simulates.
+  unsigned l1Ways, l2Ways, mallWays;
   unsigned l1Bytes;
   unsigned l1BytesPerCycle; ///< per CU
   /// Lane addresses the CU's texture addresser processes per cycle: a
@@ -178,8 +182,11 @@ struct TimingParams {
   double hbmGBps;
   double hbmLatencyNs;
   /// Loaded latency: an HBM request also waits hbmQueueNs x rho / (1 - rho),
-  /// rho the utilisation of the CU's share of HBM bandwidth.
+  /// rho the utilisation of the CU's share of HBM bandwidth over the last
+  /// hbmQueueWindowCycles, at most hbmQueueMaxUtilisation.
   double hbmQueueNs;
+  unsigned hbmQueueWindowCycles;
+  double hbmQueueMaxUtilisation;
 };
 
 /// One GPU target.

@@ -19,8 +19,8 @@
 //   per wave on MFMA and VALU results; a consumer that comes too early is a
 //   hazard (reported) and is held back as the rule requires.
 // - s_barrier releases when every live wave of the workgroup reached it;
-//   s_nop N holds the wave for N more issue cycles; s_sleep N for 64 x N
-//   cycles; a taken branch for branchCycles.
+//   s_nop N holds the wave for N more issue cycles; s_sleep N for
+//   sleepCyclesPerUnit x N cycles; a taken branch for branchCycles.
 //
 // Workgroups are dispatched in order as slots free up.
 //
@@ -96,12 +96,12 @@ struct WorkgroupState {
 /// A bandwidth share: bytes are served in arrival order at `rate` bytes
 /// per cycle. With a queueing constant, a request also waits
 /// queue x rho / (1 - rho), rho the share's utilisation over the last
-/// `kWindow` cycles (the loaded latency of DRAM).
+/// `window` cycles, at most `maxUtilisation` (the loaded latency of DRAM).
 struct Server {
-  static constexpr double kWindow = 2048;
-  static constexpr double kMaxUtilisation = 0.95;
   double rate = 0;
   double queue = 0;
+  double window = 1;
+  double maxUtilisation = 0;
   double freeAt = 0;
   double busy = 0;
   std::deque<std::pair<double, double>> recent; ///< (arrival, busy time)
@@ -117,13 +117,13 @@ struct Server {
     freeAt = begin + time;
     busy += time;
     if (queue > 0 && delay) {
-      while (!recent.empty() && recent.front().first < t - kWindow) {
+      while (!recent.empty() && recent.front().first < t - window) {
         recentBusy -= recent.front().second;
         recent.pop_front();
       }
       recent.emplace_back(t, time);
       recentBusy += time;
-      double rho = std::min(recentBusy / kWindow, kMaxUtilisation);
+      double rho = std::min(recentBusy / window, maxUtilisation);
       *delay = queue * rho / (1 - rho);
     }
     return freeAt;
@@ -140,6 +140,8 @@ public:
     servers[Mall].rate = input.mallBytesPerCycle;
     servers[Hbm].rate = input.hbmBytesPerCycle;
     servers[Hbm].queue = input.hbmQueueCycles;
+    servers[Hbm].window = std::max(p.hbmQueueWindowCycles, 1u);
+    servers[Hbm].maxUtilisation = p.hbmQueueMaxUtilisation;
     latency[L1] = input.l1Latency;
     latency[L2] = input.l2Latency;
     latency[Mall] = input.mallLatency;
@@ -530,7 +532,8 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
     w.blockReason = Stall::Sleep;
     break;
   case InstClass::Sleep:
-    w.readyAt = t + 64 * uint64_t(std::max<uint16_t>(si.imm, 1));
+    w.readyAt =
+        t + uint64_t(p.sleepCyclesPerUnit) * std::max<uint16_t>(si.imm, 1);
     w.blockReason = Stall::Sleep;
     break;
   case InstClass::SetPrio:

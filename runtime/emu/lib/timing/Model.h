@@ -158,7 +158,7 @@ struct WorkgroupTrace {
 class CacheSim {
 public:
   CacheSim() = default;
-  CacheSim(uint64_t bytes, unsigned lineBytes, unsigned ways = 16);
+  CacheSim(uint64_t bytes, unsigned lineBytes, unsigned ways);
   bool enabled() const { return sets > 0; }
   /// Looks `line` up and inserts it; returns whether it hit.
   bool access(uint64_t line);
@@ -166,7 +166,7 @@ public:
   void clear();
 
 private:
-  unsigned ways = 16;
+  unsigned ways = 1;
   uint64_t sets = 0;
   uint64_t clock = 0;
   std::vector<uint64_t> tags; ///< line + 1; 0 is empty

@@ -95,11 +95,11 @@ CacheState::CacheState(const ChipInfo &chip, const TimingParams &params)
     : chip(&chip) {
   l1.reserve(params.computeUnits);
   for (unsigned c = 0; c < params.computeUnits; ++c)
-    l1.emplace_back(params.l1Bytes, params.cacheLineBytes, 64);
+    l1.emplace_back(params.l1Bytes, params.cacheLineBytes, params.l1Ways);
   for (unsigned x = 0; x < params.xcds; ++x)
-    l2.emplace_back(params.l2BytesPerXcd, params.cacheLineBytes, 16);
+    l2.emplace_back(params.l2BytesPerXcd, params.cacheLineBytes, params.l2Ways);
   if (params.mallBytes)
-    mall = CacheSim(params.mallBytes, params.cacheLineBytes, 16);
+    mall = CacheSim(params.mallBytes, params.cacheLineBytes, params.mallWays);
 }
 
 void CacheState::beginLaunch() {

@@ -216,6 +216,9 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   serialize.optLevel = options.optLevel;
   llvm::Expected<SerializedModule> serialized =
       serializeGpuModule(gpuModule, serialize, EmitCodeObject);
+  // Linking reset every LLVM command-line option.
+  if (options.restoreCommandLine)
+    options.restoreCommandLine();
   if (!serialized)
     return makeError("the kernel does not serialize: " +
                      toString(serialized.takeError()));

@@ -494,6 +494,13 @@ int main(int argc, char **argv) {
     if (opts.tuneCache != "none")
       tuning.cachePath = opts.tuneCache.empty() ? TuneCache::getDefaultPath()
                                                 : opts.tuneCache;
+    // Each measured kernel is linked, which resets every LLVM option (see
+    // DriverOptions); the passes, printers and code generation after it
+    // should still see the command line's.
+    tuning.restoreCommandLine = [argc, argv] {
+      cl::ResetAllOptionOccurrences();
+      cl::ParseCommandLineOptions(argc, argv, "", &nulls());
+    };
     measurer = std::make_shared<EmulatorMeasurer>(tuning);
     if (std::optional<std::string> warning = measurer->loadCache())
       WithColor::warning(errs(), "crest-compile") << *warning << "\n";
@@ -648,13 +655,17 @@ int main(int argc, char **argv) {
     printKernelReports(outs(), rows, *chip, resolvedWaveSize,
                        opts.codeObjectVersion);
     if (measurer) {
-      outs() << "\ncrest-compile tuning: " << chip->name << ", up to "
-             << opts.tuneCandidates
-             << " candidates per contraction under the timing model, cache "
-             << (measurer->getCachePath().empty()
-                     ? StringRef("none")
-                     : measurer->getCachePath())
-             << "\n";
+      outs() << "\ncrest-compile tuning: " << chip->name;
+      if (chip->timing)
+        outs() << ", up to " << opts.tuneCandidates
+               << " candidates per contraction under the timing model, "
+                  "cache "
+               << (measurer->getCachePath().empty()
+                       ? StringRef("none")
+                       : measurer->getCachePath())
+               << "\n";
+      else
+        outs() << " has no timing model; the heuristic's choices stay\n";
       printTuningReport(outs(), collectTuningRows(*module));
     }
   }

@@ -15,8 +15,10 @@
 //   4. returns KernelTiming::microseconds, and keeps it in the TuneCache.
 //
 // Linking runs the in-process lld, which resets every LLVM command-line
-// option to its default: a driver copies its options before the pass
-// pipeline runs (crest-compile does).
+// option to its default (MLIR's printing options and LLVM's backend options
+// included). A driver copies its own options before the pass pipeline runs
+// and sets `restoreCommandLine` to parse its command line again after each
+// link (crest-compile does), so that what follows sees the user's options.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +44,8 @@ struct EmulatorMeasurerOptions {
   unsigned optLevel = 3;
   /// The cache file; empty: a cache of this run only.
   std::string cachePath;
+  /// Called after each measured kernel is linked (see the file comment).
+  std::function<void()> restoreCommandLine;
 };
 
 class EmulatorMeasurer : public ConfigMeasurer {

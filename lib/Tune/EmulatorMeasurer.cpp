@@ -204,8 +204,8 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   auto kernelRef = launch.getAs<SymbolRefAttr>("kernel");
   auto grid = launch.getAs<DenseI32ArrayAttr>("grid");
   auto block = launch.getAs<DenseI32ArrayAttr>("block");
-  auto gpuModule = module->lookupSymbol<gpu::GPUModuleOp>(
-      kernelRef.getRootReference());
+  auto gpuModule =
+      module->lookupSymbol<gpu::GPUModuleOp>(kernelRef.getRootReference());
   if (!gpuModule)
     return makeError("no gpu.module @" +
                      kernelRef.getRootReference().getValue());
@@ -261,8 +261,7 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   }
   emu::LaunchConfig config;
   config.grid = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
-  config.block = {uint32_t(block[0]), uint32_t(block[1]),
-                  uint32_t(block[2])};
+  config.block = {uint32_t(block[0]), uint32_t(block[1]), uint32_t(block[2])};
   config.detectRaces = false;
   config.timing = emu::TimingOptions();
   config.timing->sampleOnly = true;
@@ -291,9 +290,9 @@ EmulatorMeasurer::measure(ContractionOpInterface op, ConfigAttr config) {
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<double> us =
       simulate(buildKernelModule(op, config, target), target);
-  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-                 .count();
+  seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (!us)
     return us.takeError();
   ++simulated;

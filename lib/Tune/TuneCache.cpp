@@ -90,8 +90,8 @@ std::optional<std::string> TuneCache::load() {
            "': " + file.getError().message();
   std::map<std::string, Entry> read;
   if (Error error = parse((*file)->getBuffer(), read))
-    return "ignoring the tuning cache '" + path + "': " +
-           toString(std::move(error)) + "; it will be rewritten";
+    return "ignoring the tuning cache '" + path +
+           "': " + toString(std::move(error)) + "; it will be rewritten";
   entries = std::move(read);
   return std::nullopt;
 }
@@ -131,9 +131,8 @@ Error TuneCache::save() {
                                 {"problem", entry.key.problem},
                                 {"config", entry.key.config},
                                 {"us", entry.microseconds}});
-  json::Value root = json::Object{{"format", kFormat},
-                                  {"version", kVersion},
-                                  {"entries", std::move(list)}};
+  json::Value root = json::Object{
+      {"format", kFormat}, {"version", kVersion}, {"entries", std::move(list)}};
   // Written to a temporary file and renamed over `path`.
   if (Error error = writeToOutput(path, [&](raw_ostream &os) {
         os << formatv("{0:2}", root) << "\n";

@@ -32,12 +32,11 @@ SmallVector<TuningRow> crest::collectTuningRows(ModuleOp module) {
   SmallVector<TuningRow> rows;
   for (auto func : module.getOps<func::FuncOp>()) {
     func.walk([&](Operation *op) {
-      auto launch = op->getAttrOfType<DictionaryAttr>(
-          CrestDialect::getLaunchAttrName());
+      auto launch =
+          op->getAttrOfType<DictionaryAttr>(CrestDialect::getLaunchAttrName());
       if (!launch)
         return;
-      ContractionOpInterface contraction =
-          dyn_cast<ContractionOpInterface>(op);
+      ContractionOpInterface contraction = dyn_cast<ContractionOpInterface>(op);
       if (auto kernel = dyn_cast<KernelOp>(op))
         contraction = kernel.getContraction();
       auto kernelRef = launch.getAs<SymbolRefAttr>("kernel");
@@ -76,9 +75,9 @@ void crest::printTuningReport(raw_ostream &os, ArrayRef<TuningRow> rows) {
       if (c.cached)
         marks.push_back("cached");
       ++(c.cached ? cached : simulated);
-      std::string line = llvm::formatv("  {0,10:f3} us  {1}", c.microseconds,
-                                       llvm::left_justify(
-                                           describeConfig(c.config), width));
+      std::string line =
+          llvm::formatv("  {0,10:f3} us  {1}", c.microseconds,
+                        llvm::left_justify(describeConfig(c.config), width));
       if (!marks.empty())
         line += "  " + llvm::join(marks, ", ");
       os << StringRef(line).rtrim() << "\n";

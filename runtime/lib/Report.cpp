@@ -53,8 +53,7 @@ void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
   }
   os << formatv("kernels ({0}):\n", m.kernels.size());
   for (const pkg::Kernel &k : m.kernels) {
-    os << formatv("  {0} [{1}] in code object {2}", k.name, k.op,
-                  k.codeObject);
+    os << formatv("  {0} [{1}] in code object {2}", k.name, k.op, k.codeObject);
     if (k.info.modelledUs)
       os << formatv(", modelled {0:f3} us", *k.info.modelledUs);
     os << "\n";

@@ -139,12 +139,12 @@ static cl::opt<unsigned>
                    cl::desc("Candidates --tune measures per contraction "
                             "(default 4)"),
                    cl::init(4), cl::cat(category));
-static cl::opt<std::string> tuneCache(
-    "tune-cache",
-    cl::desc("--tune's cache of measurements, or 'none' (default: "
-             "$XDG_CACHE_HOME/crest/tune-v1.json or "
-             "~/.cache/crest/tune-v1.json)"),
-    cl::value_desc("path|none"), cl::cat(category));
+static cl::opt<std::string>
+    tuneCache("tune-cache",
+              cl::desc("--tune's cache of measurements, or 'none' (default: "
+                       "$XDG_CACHE_HOME/crest/tune-v1.json or "
+                       "~/.cache/crest/tune-v1.json)"),
+              cl::value_desc("path|none"), cl::cat(category));
 static cl::opt<bool> skipLowering(
     "skip-lowering",
     cl::desc("The gpu.modules are already in the LLVM and ROCDL dialects: "
@@ -214,16 +214,27 @@ static DriverOptions copyOptions() {
   if (!emitKind.getNumOccurrences() &&
       StringRef(outputFilename).ends_with(".crest"))
     emit = EmitKind::Package;
-  return {inputFilename, outputFilename,    targetChip,
-          emit,          codeObjectVersion, waveSize,
-          indexBitwidth, optLevel,          report,
-          skipLowering,  !noTargetChecks,   testingDropBarrier,
-          inputFormat,   precisionFlag,     onnxDims,
-          std::vector<std::string>(onnxBindInputs.begin(),
-                                   onnxBindInputs.end()),
-          tune,          tuneCandidates,    tuneCache,
-          tuneCandidates.getNumOccurrences() ||
-              tuneCache.getNumOccurrences()};
+  return {
+      inputFilename,
+      outputFilename,
+      targetChip,
+      emit,
+      codeObjectVersion,
+      waveSize,
+      indexBitwidth,
+      optLevel,
+      report,
+      skipLowering,
+      !noTargetChecks,
+      testingDropBarrier,
+      inputFormat,
+      precisionFlag,
+      onnxDims,
+      std::vector<std::string>(onnxBindInputs.begin(), onnxBindInputs.end()),
+      tune,
+      tuneCandidates,
+      tuneCache,
+      tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences()};
 }
 
 static int fail(const Twine &message) {
@@ -492,8 +503,8 @@ int main(int argc, char **argv) {
     tuning.indexBitwidth = opts.indexBitwidth;
     tuning.optLevel = opts.optLevel;
     if (opts.tuneCache != "none")
-      tuning.cachePath = opts.tuneCache.empty() ? TuneCache::getDefaultPath()
-                                                : opts.tuneCache;
+      tuning.cachePath =
+          opts.tuneCache.empty() ? TuneCache::getDefaultPath() : opts.tuneCache;
     // Each measured kernel is linked, which resets every LLVM option (see
     // DriverOptions); the passes, printers and code generation after it
     // should still see the command line's.
@@ -660,9 +671,8 @@ int main(int argc, char **argv) {
         outs() << ", up to " << opts.tuneCandidates
                << " candidates per contraction under the timing model, "
                   "cache "
-               << (measurer->getCachePath().empty()
-                       ? StringRef("none")
-                       : measurer->getCachePath())
+               << (measurer->getCachePath().empty() ? StringRef("none")
+                                                    : measurer->getCachePath())
                << "\n";
       else
         outs() << " has no timing model; the heuristic's choices stay\n";

@@ -673,8 +673,7 @@ TEST(PackageJsonTest, ModelledTime) {
             }),
             "kernels[0].info.modelled_us: value 0 is not a positive number");
   EXPECT_EQ(jsonError([](llvm::json::Object &m) {
-              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] =
-                  nullptr;
+              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] = nullptr;
             }),
             "kernels[0].info.modelled_us: expected a number");
 }
@@ -914,11 +913,10 @@ TEST(PackageRuleTest, ModelledTime) {
             }),
             "manifest: kernels[0].info.modelled_us: nan is not a positive "
             "number of microseconds");
-  EXPECT_EQ(ruleError([](Package &p) {
-              p.manifest.kernels[1].info.modelledUs = -2;
-            }),
-            "manifest: kernels[1].info.modelled_us: -2 is not a positive "
-            "number of microseconds");
+  EXPECT_EQ(
+      ruleError([](Package &p) { p.manifest.kernels[1].info.modelledUs = -2; }),
+      "manifest: kernels[1].info.modelled_us: -2 is not a positive "
+      "number of microseconds");
 }
 
 TEST(PackageRuleTest, LaunchKernelOutOfRange) {

@@ -47,8 +47,7 @@ public:
   std::vector<ConfigAttr> calls;
 };
 
-llvm::Expected<ConfigMeasurement> us(double microseconds,
-                                     bool cached = false) {
+llvm::Expected<ConfigMeasurement> us(double microseconds, bool cached = false) {
   return ConfigMeasurement{microseconds, cached};
 }
 llvm::Expected<ConfigMeasurement> failure(const char *why) {
@@ -264,20 +263,18 @@ TEST_F(SelectConfigTuneTest, ExplainSaysWhatTuningChose) {
     double times[] = {5.0, 4.0, 2.5, 6.0};
     return us(times[i]);
   });
-  ContractionOpInterface op =
-      run(kSquare, true, measurer, 4, /*explain=*/true);
+  ContractionOpInterface op = run(kSquare, true, measurer, 4, /*explain=*/true);
   ASSERT_TRUE(op) << diagnostics;
   std::string tuned = "tuned over 4 candidate(s): the heuristic's " +
-                      describeConfig(measurer->calls[0]) +
-                      " takes 5.000 us, " +
+                      describeConfig(measurer->calls[0]) + " takes 5.000 us, " +
                       describeConfig(measurer->calls[2]) +
                       " 2.500 us (2.00x)\n";
   EXPECT_NE(diagnostics.find(tuned), std::string::npos) << diagnostics;
   // The choice remark describes the tuned configuration.
   ConfigAttr chosen = measurer->calls[2];
-  EXPECT_NE(diagnostics.find("selected " + chosen.getMma().str() +
-                             ", tiles " + std::to_string(chosen.getTileM()) +
-                             "x" + std::to_string(chosen.getTileN())),
+  EXPECT_NE(diagnostics.find("selected " + chosen.getMma().str() + ", tiles " +
+                             std::to_string(chosen.getTileM()) + "x" +
+                             std::to_string(chosen.getTileN())),
             std::string::npos)
       << diagnostics;
 }

@@ -1,4 +1,5 @@
-//===- TuneCacheTest.cpp - The tuning cache file ---------------------------===//
+//===- TuneCacheTest.cpp - The tuning cache file
+//---------------------------===//
 
 #include "crest/Tune/TuneCache.h"
 
@@ -138,10 +139,9 @@ TEST_F(TuneCacheTest, CorruptFilesAreIgnoredWithAWarning) {
             prefix + "expected a JSON object" + suffix);
   EXPECT_EQ(corruptWarning(*this, path, "{\"format\": \"other\"}"),
             prefix + "\"format\" is not \"crest-tune-cache\"" + suffix);
-  EXPECT_EQ(corruptWarning(
-                *this, path,
-                "{\"format\": \"crest-tune-cache\", \"version\": 2, "
-                "\"entries\": []}"),
+  EXPECT_EQ(corruptWarning(*this, path,
+                           "{\"format\": \"crest-tune-cache\", \"version\": 2, "
+                           "\"entries\": []}"),
             prefix + "version 2; this compiler reads version 1" + suffix);
   EXPECT_EQ(corruptWarning(*this, path,
                            "{\"format\": \"crest-tune-cache\", \"version\": "
@@ -175,9 +175,9 @@ TEST_F(TuneCacheTest, UnwritableLocation) {
   TuneCache cache(blocker + "/tune.json");
   EXPECT_EQ(cache.load(), std::nullopt);
   cache.insert(kKey, 1.0);
-  EXPECT_EQ(messageOf(cache.save()),
-            "cannot write the tuning cache: '" + blocker +
-                "/tune.json': Not a directory");
+  EXPECT_EQ(messageOf(cache.save()), "cannot write the tuning cache: '" +
+                                         blocker +
+                                         "/tune.json': Not a directory");
 }
 
 TEST_F(TuneCacheTest, InMemoryOnly) {

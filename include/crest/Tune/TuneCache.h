@@ -5,7 +5,7 @@
 //
 //   {"format": "crest-tune-cache", "version": 1,
 //    "entries": [{"chip": "gfx942", "wave_size": 64,
-//                 "problem": "matmul (tensor<256x256xf16>, ...) -> (...) {...}",
+//                 "problem": "matmul (tensor<256x256xf16>, ...) -> ...",
 //                 "config": "#crest.config<...>", "us": 3.21}, ...]}
 //
 // An entry is keyed by the chip, the wave size, the problem (the kernel's
@@ -69,7 +69,8 @@ private:
     double microseconds;
   };
   /// Parses `text` into `out`; the error says what is wrong.
-  static llvm::Error parse(llvm::StringRef text, std::map<std::string, Entry> &out);
+  static llvm::Error parse(llvm::StringRef text,
+                           std::map<std::string, Entry> &out);
   static std::string join(const TuneCacheKey &key);
 
   std::string path;

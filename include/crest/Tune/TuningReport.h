@@ -23,7 +23,7 @@ namespace crest {
 
 /// One launched contraction of the host functions, in launch order.
 struct TuningRow {
-  std::string kernel;      ///< the kernel's symbol name
+  std::string kernel; ///< the kernel's symbol name
   /// "matmul 256x256x256, f16 x f16 -> f16 (f32 accumulation)"
   std::string contraction;
   /// What tuning measured; nullopt when the contraction was not tuned (an
@@ -38,8 +38,7 @@ llvm::SmallVector<TuningRow> collectTuningRows(mlir::ModuleOp module);
 /// modelled time, marking the heuristic's choice, the tuned one and those
 /// taken from the cache, then a line with the heuristic's and the tuned
 /// time and the gain; and a total line. See docs/Compiling.md ("Tuning").
-void printTuningReport(llvm::raw_ostream &os,
-                       llvm::ArrayRef<TuningRow> rows);
+void printTuningReport(llvm::raw_ostream &os, llvm::ArrayRef<TuningRow> rows);
 
 } // namespace crest
 

@@ -54,8 +54,8 @@ LogicalResult CrestDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     std::string error;
     if (!TuningRecord::fromAttr(attr.getValue(), &error))
-      return op->emitError() << "malformed '" << getTuningAttrName()
-                             << "': " << error;
+      return op->emitError()
+             << "malformed '" << getTuningAttrName() << "': " << error;
     return success();
   }
   return op->emitError() << "unknown crest attribute '"

@@ -1,4 +1,4 @@
-//===- Tuning.cpp - The crest.tuning record --------------------------------===//
+//===- Tuning.cpp - The crest.tuning record -------------------------------===//
 
 #include "crest/Dialect/Crest/IR/Tuning.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"

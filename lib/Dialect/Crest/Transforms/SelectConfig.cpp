@@ -279,8 +279,8 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
   if (tuning && !sync) {
     SyncScope other = scope == SyncScope::Workgroup ? SyncScope::Wavefront
                                                     : SyncScope::Workgroup;
-    otherCandidates = enumerate(op, target, other,
-                                other == SyncScope::Workgroup ? 2 : 1);
+    otherCandidates =
+        enumerate(op, target, other, other == SyncScope::Workgroup ? 2 : 1);
     llvm::append_range(ranked, rankFitting(otherCandidates));
   }
   if (tuning)
@@ -324,8 +324,7 @@ SelectConfigPass::tuneChoice(ContractionOpInterface op,
   TuningRecord record;
   SmallVector<const Candidate *> measured;
   for (const Candidate *c : ranked.take_front(tuneCandidates)) {
-    llvm::Expected<ConfigMeasurement> result =
-        measurer->measure(op, c->config);
+    llvm::Expected<ConfigMeasurement> result = measurer->measure(op, c->config);
     if (!result) {
       std::string error = toString(result.takeError());
       if (c == ranked.front()) {
@@ -350,8 +349,10 @@ SelectConfigPass::tuneChoice(ContractionOpInterface op,
   if (explain)
     op->emitRemark() << "tuned over " << record.candidates.size()
                      << " candidate(s): the heuristic's "
-                     << describeConfig(record.getHeuristic().config) << " takes "
-                     << llvm::formatv("{0:f3}", record.getHeuristic().microseconds)
+                     << describeConfig(record.getHeuristic().config)
+                     << " takes "
+                     << llvm::formatv("{0:f3}",
+                                      record.getHeuristic().microseconds)
                      << " us, " << describeConfig(record.getChosen().config)
                      << " "
                      << llvm::formatv("{0:f3}", record.getChosen().microseconds)

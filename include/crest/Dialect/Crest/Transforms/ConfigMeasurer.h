@@ -44,8 +44,8 @@ public:
   /// The modelled time of the kernel that computes `op` (with the
   /// epilogue of its enclosing crest.kernel, if any) when `op` has
   /// configuration `config`. `op` is not modified.
-  virtual llvm::Expected<ConfigMeasurement>
-  measure(ContractionOpInterface op, ConfigAttr config) = 0;
+  virtual llvm::Expected<ConfigMeasurement> measure(ContractionOpInterface op,
+                                                    ConfigAttr config) = 0;
 };
 
 /// crest-select-config with `options`; with `tune` set it measures

@@ -149,7 +149,9 @@ static llvm::json::Value attrToJson(Attribute attr) {
 static llvm::json::Object attrsToJson(Operation *op) {
   llvm::json::Object object;
   for (NamedAttribute named : op->getAttrs()) {
-    if (named.getName() == "crest.launch")
+    // How the op was compiled, not what it computes.
+    if (named.getName() == CrestDialect::getLaunchAttrName() ||
+        named.getName() == CrestDialect::getTuningAttrName())
       continue;
     object[named.getName().getValue()] = attrToJson(named.getValue());
   }

@@ -9,6 +9,7 @@
 #include "crest/Pipelines/Pipelines.h"
 
 #include "crest/Codegen/Passes.h"
+#include "crest/Dialect/Crest/Transforms/ConfigMeasurer.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -24,7 +25,10 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   // Contractions with their epilogues, and elementwise chains, become
   // crest.kernel regions before their kernels are configured and generated.
   pm.addPass(createCrestFuseEpiloguesPass());
-  pm.addPass(createCrestSelectConfigPass());
+  CrestSelectConfigPassOptions select;
+  select.tune = options.tune;
+  select.tuneCandidates = options.tuneCandidates;
+  pm.addPass(createCrestSelectConfigPass(select, options.measurer));
   pm.addPass(createCrestLowerToGPUPass());
   // Every other crest op (elementwise, normalizations, reductions, pooling).
   pm.addPass(createCrestLowerOpsToGPUPass());

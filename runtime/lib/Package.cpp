@@ -22,11 +22,13 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -207,20 +209,22 @@ json::Value pkg::manifestToJson(const Manifest &manifest) {
   json::Array kernels;
   for (const Kernel &kernel : manifest.kernels) {
     const KernelInfo &info = kernel.info;
-    kernels.push_back(json::Object{
-        {"name", kernel.name},
-        {"code_object", kernel.codeObject},
-        {"op", kernel.op},
-        {"info", json::Object{{"vgprs", info.vgprs},
-                              {"agprs", info.agprs},
-                              {"sgprs", info.sgprs},
-                              {"vgpr_spills", info.vgprSpills},
-                              {"sgpr_spills", info.sgprSpills},
-                              {"lds_bytes", info.ldsBytes},
-                              {"scratch_bytes", info.scratchBytes},
-                              {"waves_per_simd", info.wavesPerSimd},
-                              {"mfma_count", info.mfmaCount},
-                              {"barrier_count", info.barrierCount}}}});
+    json::Object infoJson{{"vgprs", info.vgprs},
+                          {"agprs", info.agprs},
+                          {"sgprs", info.sgprs},
+                          {"vgpr_spills", info.vgprSpills},
+                          {"sgpr_spills", info.sgprSpills},
+                          {"lds_bytes", info.ldsBytes},
+                          {"scratch_bytes", info.scratchBytes},
+                          {"waves_per_simd", info.wavesPerSimd},
+                          {"mfma_count", info.mfmaCount},
+                          {"barrier_count", info.barrierCount}};
+    if (info.modelledUs)
+      infoJson["modelled_us"] = *info.modelledUs;
+    kernels.push_back(json::Object{{"name", kernel.name},
+                                   {"code_object", kernel.codeObject},
+                                   {"op", kernel.op},
+                                   {"info", std::move(infoJson)}});
   }
   json::Array launches;
   for (const Launch &launch : manifest.launches)
@@ -253,6 +257,13 @@ json::Value pkg::manifestToJson(const Manifest &manifest) {
 //===----------------------------------------------------------------------===//
 // JSON -> Manifest
 //===----------------------------------------------------------------------===//
+
+/// `value` as printf's %g writes it.
+static std::string formatNumber(double value) {
+  std::string text;
+  raw_string_ostream(text) << format("%g", value);
+  return text;
+}
 
 namespace {
 /// Reads JSON into C++ values, remembering the first error with its path.
@@ -339,6 +350,19 @@ public:
     if (std::optional<int64_t> number = value.getAsInteger())
       return fail(path, "value " + Twine(*number) + " is negative");
     return fail(path, "expected a non-negative integer");
+  }
+
+  /// A finite number above zero.
+  bool positiveNumber(const json::Value &value, const Twine &path,
+                      double &out) {
+    std::optional<double> number = value.getAsNumber();
+    if (!number)
+      return fail(path, "expected a number");
+    if (!std::isfinite(*number) || *number <= 0)
+      return fail(path, "value " + formatNumber(*number) +
+                            " is not a positive number");
+    out = *number;
+    return true;
   }
 
   template <typename T>
@@ -474,13 +498,20 @@ static bool readKernel(JsonReader &reader, const json::Value &json,
   const json::Object *info = reader.object(
       *object->get("info"), infoPath,
       {"vgprs", "agprs", "sgprs", "vgpr_spills", "sgpr_spills", "lds_bytes",
-       "scratch_bytes", "waves_per_simd", "mfma_count", "barrier_count"});
+       "scratch_bytes", "waves_per_simd", "mfma_count", "barrier_count"},
+      {"modelled_us"});
   if (!info)
     return false;
   KernelInfo &out = kernel.info;
   auto field = [&](StringRef key, auto &target) {
     return reader.unsignedField(*info->get(key), infoPath + "." + key, target);
   };
+  if (const json::Value *modelled = info->get("modelled_us")) {
+    double us;
+    if (!reader.positiveNumber(*modelled, infoPath + ".modelled_us", us))
+      return false;
+    out.modelledUs = us;
+  }
   return field("vgprs", out.vgprs) && field("agprs", out.agprs) &&
          field("sgprs", out.sgprs) && field("vgpr_spills", out.vgprSpills) &&
          field("sgpr_spills", out.sgprSpills) &&
@@ -745,6 +776,10 @@ static Error validateManifest(const Manifest &manifest,
       return makeError(path + ".name: kernel '" + kernel.name +
                        "' of code object " + Twine(kernel.codeObject) +
                        " is listed twice");
+    if (std::optional<double> us = kernel.info.modelledUs;
+        us && (!std::isfinite(*us) || *us <= 0))
+      return makeError(path + ".info.modelled_us: " + formatNumber(*us) +
+                       " is not a positive number of microseconds");
   }
 
   // Launches, and every device value's live range in launch order.

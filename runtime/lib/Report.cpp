@@ -53,9 +53,12 @@ void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
                   join(held, ", "));
   }
   os << formatv("kernels ({0}):\n", m.kernels.size());
-  for (const pkg::Kernel &k : m.kernels)
-    os << formatv("  {0} [{1}] in code object {2}\n", k.name, k.op,
-                  k.codeObject);
+  for (const pkg::Kernel &k : m.kernels) {
+    os << formatv("  {0} [{1}] in code object {2}", k.name, k.op, k.codeObject);
+    if (k.info.modelledUs)
+      os << formatv(", modelled {0:f3} us", *k.info.modelledUs);
+    os << "\n";
+  }
   os << formatv("launches ({0}):\n", m.launches.size());
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const pkg::Launch &l = m.launches[i];

@@ -120,7 +120,8 @@ def summary(pkg):
         users = [v["name"] for v in values if v.get("buffer") == i]
         print("buffer %d size=%d values=%s" % (i, b["size"], ",".join(users)))
     for i, k in enumerate(m["kernels"]):
-        info = " ".join("%s=%d" % kv for kv in sorted(k["info"].items()))
+        info = " ".join(("%s=%g" if isinstance(v, float) else "%s=%d") %
+                        (key, v) for key, v in sorted(k["info"].items()))
         print("kernel %d %s code_object=%d op=%s %s" %
               (i, k["name"], k["code_object"], k["op"], info))
     for i, l in enumerate(m["launches"]):

@@ -3,6 +3,7 @@
 //   crest-compile in.mlir|model.onnx --target=gfx942
 //                 [--emit=mlir|llvm|asm|hsaco|package]
 //                 [--code-object-version=4|5|6] [-o out] [--report]
+//                 [--tune [--tune-candidates=N] [--tune-cache=PATH|none]]
 //
 // Runs Crest's code generation hook (addCrestCodegenPasses), lowers every
 // gpu.module to the LLVM and ROCDL dialects (crest-gpu-to-rocdl) and
@@ -28,6 +29,11 @@
 // Text outputs start each gpu.module with a "; gpu.module @name" line.
 // --report prints a table of every kernel's resources to stdout, after the
 // output.
+// --tune measures the best candidate configurations of every contraction
+// under the emulator's timing model and keeps the fastest
+// (crest::EmulatorMeasurer, lib/Tune); the measurements are cached in
+// --tune-cache; --report then also prints what tuning chose, and packages
+// record each tuned kernel's modelled time.
 //
 // Errors (unknown chip, unreadable input, unsupported code object version,
 // a matrix instruction the chip lacks, ...) are diagnostics; the exit code
@@ -44,6 +50,8 @@
 #include "crest/Serialize/Serialize.h"
 #include "crest/Serialize/TargetChecks.h"
 #include "crest/Target/ChipTable.h"
+#include "crest/Tune/EmulatorMeasurer.h"
+#include "crest/Tune/TuningReport.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -120,6 +128,23 @@ static cl::opt<bool> report("report",
                                      "scratch, spills, occupancy and "
                                      "MFMA/barrier counts"),
                             cl::cat(category));
+static cl::opt<bool>
+    tune("tune",
+         cl::desc("Measure the best candidate configurations of every "
+                  "contraction under the emulator's timing model and keep "
+                  "the fastest"),
+         cl::cat(category));
+static cl::opt<unsigned>
+    tuneCandidates("tune-candidates",
+                   cl::desc("Candidates --tune measures per contraction "
+                            "(default 4)"),
+                   cl::init(4), cl::cat(category));
+static cl::opt<std::string>
+    tuneCache("tune-cache",
+              cl::desc("--tune's cache of measurements, or 'none' (default: "
+                       "$XDG_CACHE_HOME/crest/tune-v1.json or "
+                       "~/.cache/crest/tune-v1.json)"),
+              cl::value_desc("path|none"), cl::cat(category));
 static cl::opt<bool> skipLowering(
     "skip-lowering",
     cl::desc("The gpu.modules are already in the LLVM and ROCDL dialects: "
@@ -177,6 +202,10 @@ struct DriverOptions {
   InputFormat format;
   std::string precision, onnxDims;
   std::vector<std::string> onnxBindInputs;
+  bool tune;
+  unsigned tuneCandidates;
+  std::string tuneCache;
+  bool tuneOptionsGiven; ///< --tune-candidates or --tune-cache
 };
 
 static DriverOptions copyOptions() {
@@ -185,13 +214,27 @@ static DriverOptions copyOptions() {
   if (!emitKind.getNumOccurrences() &&
       StringRef(outputFilename).ends_with(".crest"))
     emit = EmitKind::Package;
-  return {inputFilename, outputFilename,    targetChip,
-          emit,          codeObjectVersion, waveSize,
-          indexBitwidth, optLevel,          report,
-          skipLowering,  !noTargetChecks,   testingDropBarrier,
-          inputFormat,   precisionFlag,     onnxDims,
-          std::vector<std::string>(onnxBindInputs.begin(),
-                                   onnxBindInputs.end())};
+  return {
+      inputFilename,
+      outputFilename,
+      targetChip,
+      emit,
+      codeObjectVersion,
+      waveSize,
+      indexBitwidth,
+      optLevel,
+      report,
+      skipLowering,
+      !noTargetChecks,
+      testingDropBarrier,
+      inputFormat,
+      precisionFlag,
+      onnxDims,
+      std::vector<std::string>(onnxBindInputs.begin(), onnxBindInputs.end()),
+      tune,
+      tuneCandidates,
+      tuneCache,
+      tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences()};
 }
 
 static int fail(const Twine &message) {
@@ -265,6 +308,11 @@ static LogicalResult
 writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
              ArrayRef<KernelReport> reports, StringRef path, StringRef chip,
              unsigned codeObjectVersion, unsigned waveSize) {
+  // The modelled times of the tuned kernels.
+  StringMap<double> modelled;
+  for (const TuningRow &row : collectTuningRows(module))
+    if (row.record)
+      modelled[row.kernel] = row.record->getChosen().microseconds;
   SmallVector<CompiledKernelModule> compiled;
   for (const SerializedModule &result : serialized) {
     CompiledKernelModule &entry = compiled.emplace_back();
@@ -284,6 +332,9 @@ writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
       info.wavesPerSimd = row.occupancy.wavesPerSimd;
       info.mfmaCount = row.counts.matrix;
       info.barrierCount = row.counts.barriers;
+      auto it = modelled.find(row.resources.name);
+      if (it != modelled.end())
+        info.modelledUs = it->second;
     }
   }
   HostPlanOptions options;
@@ -325,6 +376,13 @@ int main(int argc, char **argv) {
     return fail("--index-bitwidth must be 32 or 64");
   if (opts.optLevel > 3)
     return fail("--opt-level must be 0, 1, 2 or 3");
+  if (!opts.tune && opts.tuneOptionsGiven)
+    return fail("--tune-candidates and --tune-cache apply with --tune only");
+  if (opts.tune && opts.tuneCandidates == 0)
+    return fail("--tune-candidates must be at least 1");
+  if (opts.tune && opts.skipLowering)
+    return fail("--tune chooses configurations in the code generation "
+                "passes, which --skip-lowering skips");
 
   mlir::DialectRegistry registry;
   registerAllCrestDialects(registry);
@@ -437,6 +495,28 @@ int main(int argc, char **argv) {
   mlir::applyDefaultTimingManagerCLOptions(timing);
   mlir::TimingScope rootTiming = timing.getRootScope();
 
+  // --tune: the emulator measures for crest-select-config, through a cache.
+  std::shared_ptr<EmulatorMeasurer> measurer;
+  if (opts.tune) {
+    EmulatorMeasurerOptions tuning;
+    tuning.codeObjectVersion = opts.codeObjectVersion;
+    tuning.indexBitwidth = opts.indexBitwidth;
+    tuning.optLevel = opts.optLevel;
+    if (opts.tuneCache != "none")
+      tuning.cachePath =
+          opts.tuneCache.empty() ? TuneCache::getDefaultPath() : opts.tuneCache;
+    // Each measured kernel is linked, which resets every LLVM option (see
+    // DriverOptions); the passes, printers and code generation after it
+    // should still see the command line's.
+    tuning.restoreCommandLine = [argc, argv] {
+      cl::ResetAllOptionOccurrences();
+      cl::ParseCommandLineOptions(argc, argv, "", &nulls());
+    };
+    measurer = std::make_shared<EmulatorMeasurer>(tuning);
+    if (std::optional<std::string> warning = measurer->loadCache())
+      WithColor::warning(errs(), "crest-compile") << *warning << "\n";
+  }
+
   if (!opts.skipLowering) {
     mlir::PassManager pm(&context);
     if (failed(mlir::applyPassManagerCLOptions(pm)))
@@ -447,6 +527,9 @@ int main(int argc, char **argv) {
     codegen.chip = chipName;
     codegen.waveSize = opts.waveSize;
     codegen.testingDropBarrier = opts.dropBarrier;
+    codegen.tune = opts.tune;
+    codegen.tuneCandidates = opts.tuneCandidates;
+    codegen.measurer = measurer;
     addCrestCodegenPasses(pm, codegen);
     GpuToRocdlOptions lowering;
     lowering.chip = chipName;
@@ -454,7 +537,13 @@ int main(int argc, char **argv) {
     lowering.indexBitwidth = opts.indexBitwidth;
     lowering.codeObjectVersion = opts.codeObjectVersion;
     buildGpuToRocdlPipeline(pm, lowering);
-    if (failed(pm.run(*module)))
+    bool lowered = succeeded(pm.run(*module));
+    // What was measured stays measured, even when a later pass fails.
+    if (measurer)
+      if (Error error = measurer->saveCache())
+        WithColor::warning(errs(), "crest-compile")
+            << toString(std::move(error)) << "\n";
+    if (!lowered)
       return 1;
   }
 
@@ -576,6 +665,19 @@ int main(int argc, char **argv) {
     outs().flush();
     printKernelReports(outs(), rows, *chip, resolvedWaveSize,
                        opts.codeObjectVersion);
+    if (measurer) {
+      outs() << "\ncrest-compile tuning: " << chip->name;
+      if (chip->timing)
+        outs() << ", up to " << opts.tuneCandidates
+               << " candidates per contraction under the timing model, "
+                  "cache "
+               << (measurer->getCachePath().empty() ? StringRef("none")
+                                                    : measurer->getCachePath())
+               << "\n";
+      else
+        outs() << " has no timing model; the heuristic's choices stay\n";
+      printTuningReport(outs(), collectTuningRows(*module));
+    }
   }
   return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -70,6 +71,7 @@ Package makePackage() {
   Kernel k0{"matmul_relu", 0, "matmul+relu", {}};
   k0.info.vgprs = 40;
   k0.info.mfmaCount = 2;
+  k0.info.modelledUs = 12.5;
   Kernel k1{"relu", 1, "relu", {}};
   m.kernels = {k0, k1};
   m.launches = {
@@ -284,6 +286,8 @@ TEST(PackageTest, RoundTrip) {
   EXPECT_EQ(b.kernels[0].op, "matmul+relu");
   EXPECT_EQ(b.kernels[0].info.vgprs, 40u);
   EXPECT_EQ(b.kernels[0].info.mfmaCount, 2u);
+  EXPECT_EQ(b.kernels[0].info.modelledUs, 12.5);
+  EXPECT_EQ(b.kernels[1].info.modelledUs, std::nullopt);
   EXPECT_EQ(b.kernels[1].codeObject, 1u);
   ASSERT_EQ(b.launches.size(), a.launches.size());
   for (size_t i = 0; i < a.launches.size(); ++i) {
@@ -650,6 +654,30 @@ TEST(PackageJsonTest, NegativeAndHugeIntegers) {
             "launches[0].block: expected 3 integers, got 2");
 }
 
+TEST(PackageJsonTest, ModelledTime) {
+  EXPECT_EQ(jsonError([](llvm::json::Object &m) {
+              (*at(m, "kernels", 1).getObject("info"))["modelled_us"] = 0.25;
+            }),
+            "");
+  EXPECT_EQ(jsonError([](llvm::json::Object &m) {
+              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] = "12";
+            }),
+            "kernels[0].info.modelled_us: expected a number");
+  EXPECT_EQ(jsonError([](llvm::json::Object &m) {
+              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] = -1.5;
+            }),
+            "kernels[0].info.modelled_us: value -1.5 is not a positive "
+            "number");
+  EXPECT_EQ(jsonError([](llvm::json::Object &m) {
+              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] = 0;
+            }),
+            "kernels[0].info.modelled_us: value 0 is not a positive number");
+  EXPECT_EQ(jsonError([](llvm::json::Object &m) {
+              (*at(m, "kernels", 0).getObject("info"))["modelled_us"] = nullptr;
+            }),
+            "kernels[0].info.modelled_us: expected a number");
+}
+
 TEST(PackageJsonTest, UnknownElementType) {
   EXPECT_EQ(jsonError([](llvm::json::Object &m) {
               at(m, "values", 3)["type"] = "f4E2M1";
@@ -877,6 +905,18 @@ TEST(PackageRuleTest, DuplicateKernel) {
             }),
             "manifest: kernels[1].name: kernel 'matmul_relu' of code object 0 "
             "is listed twice");
+}
+
+TEST(PackageRuleTest, ModelledTime) {
+  EXPECT_EQ(ruleError([](Package &p) {
+              p.manifest.kernels[0].info.modelledUs = std::nan("");
+            }),
+            "manifest: kernels[0].info.modelled_us: nan is not a positive "
+            "number of microseconds");
+  EXPECT_EQ(
+      ruleError([](Package &p) { p.manifest.kernels[1].info.modelledUs = -2; }),
+      "manifest: kernels[1].info.modelled_us: -2 is not a positive "
+      "number of microseconds");
 }
 
 TEST(PackageRuleTest, LaunchKernelOutOfRange) {

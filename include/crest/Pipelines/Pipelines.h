@@ -20,6 +20,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir {
@@ -27,6 +28,8 @@ class OpPassManager;
 } // namespace mlir
 
 namespace crest {
+
+class ConfigMeasurer;
 
 /// Options of `crest-gpu-to-rocdl`.
 struct GpuToRocdlOptions : public mlir::PassPipelineOptions<GpuToRocdlOptions> {
@@ -63,6 +66,12 @@ struct CrestCodegenOptions {
   /// Testing only: drop the N-th barrier crest-insert-barriers would place
   /// and skip crest-verify-barriers (0: drop none).
   unsigned testingDropBarrier = 0;
+  /// crest-select-config's `tune`: measure the best `tuneCandidates`
+  /// configurations of every contraction with `measurer` and keep the
+  /// fastest (see ConfigMeasurer.h).
+  bool tune = false;
+  unsigned tuneCandidates = 4;
+  std::shared_ptr<ConfigMeasurer> measurer;
 };
 
 /// The hook for Crest's kernel code generation: the passes that turn a

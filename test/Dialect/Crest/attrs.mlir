@@ -81,3 +81,14 @@ func.func @config() attributes {
 } {
   return
 }
+
+// The record crest-select-config{tune} leaves on a contraction.
+// CHECK-LABEL: func.func @tuning
+// CHECK: crest.matmul
+// CHECK-SAME: crest.tuning = {cached = array<i1: false, true>, candidates = [#crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>, #crest.config<mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>], chosen = 1 : i64, microseconds = array<f64: 2.500000e+00, 2.250000e+00>}
+func.func @tuning(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [#crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>, #crest.config<mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>], microseconds = array<f64: 2.5, 2.25>, cached = array<i1: false, true>, chosen = 1 : i64}}
+         : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

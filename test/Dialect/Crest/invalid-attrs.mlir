@@ -488,13 +488,93 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // NOTE: the attribute name is streamed as a StringAttr and therefore printed
 // with its own double quotes inside the single quotes ('"crest.foo"').
-// expected-error @+1 {{unknown crest attribute 'crest.foo'; the dialect defines 'crest.target' and 'crest.launch'}}
+// expected-error @+1 {{unknown crest attribute 'crest.foo'; the dialect defines 'crest.target', 'crest.launch' and 'crest.tuning'}}
 module attributes {crest.foo = 1 : i32} {}
 
 // -----
 
 // Inherent attribute names of crest ops are no dialect attributes.
-// expected-error @+1 {{unknown crest attribute 'crest.config'; the dialect defines 'crest.target' and 'crest.launch'}}
+// expected-error @+1 {{unknown crest attribute 'crest.config'; the dialect defines 'crest.target', 'crest.launch' and 'crest.tuning'}}
 func.func @unknown_on_func() attributes {crest.config = #crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup>} {
   return
+}
+
+// -----
+
+// crest.tuning (crest/Dialect/Crest/IR/Tuning.h) belongs on a contraction.
+// expected-error @+1 {{'crest.tuning' must be attached to a contraction, not 'func.func'}}
+func.func @tuning_on_func() attributes {crest.tuning = {}} {
+  return
+}
+
+// -----
+
+func.func @tuning_not_a_dict(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': expected a dictionary}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = 1.5 : f64} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_missing_key(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': expected {candidates = [#crest.config, ...], microseconds = array<f64: ...>, cached = array<i1: ...>, chosen = index : i64}}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [], microseconds = array<f64>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_unknown_key(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': unknown key 'best'}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {best = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_empty(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': 'candidates' is empty}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [], microseconds = array<f64>, cached = array<i1>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_lengths(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': 1 candidates but 2 times and 1 cached flags}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [#crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>], microseconds = array<f64: 1.0, 2.0>, cached = array<i1: false>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_chosen(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': 'chosen' = 1 is not a candidate index (0 to 0)}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [#crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>], microseconds = array<f64: 1.0>, cached = array<i1: false>, chosen = 1 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_time(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': candidate 0: time -1 is not a positive number of microseconds}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = [#crest.config<mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [64, 64, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>], microseconds = array<f64: -1.0>, cached = array<i1: false>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tuning_not_config(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{malformed 'crest.tuning': candidate 0 is not a #crest.config}}
+  %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         {crest.tuning = {candidates = ["fast"], microseconds = array<f64: 1.0>, cached = array<i1: false>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
 }

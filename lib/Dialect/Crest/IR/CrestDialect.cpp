@@ -3,6 +3,7 @@
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Dialect/Crest/IR/Tuning.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -46,10 +47,22 @@ LogicalResult CrestDialect::verifyOperationAttribute(Operation *op,
                 "array<i32: x, y, z>, block = array<i32: x, y, z>}";
     return success();
   }
+  if (attr.getName() == getTuningAttrName()) {
+    if (!isa<ContractionOpInterface>(op))
+      return op->emitError() << "'" << getTuningAttrName()
+                             << "' must be attached to a contraction, not '"
+                             << op->getName() << "'";
+    std::string error;
+    if (!TuningRecord::fromAttr(attr.getValue(), &error))
+      return op->emitError()
+             << "malformed '" << getTuningAttrName() << "': " << error;
+    return success();
+  }
   return op->emitError() << "unknown crest attribute '"
                          << attr.getName().getValue()
                          << "'; the dialect defines '" << getTargetAttrName()
-                         << "' and '" << getLaunchAttrName() << "'";
+                         << "', '" << getLaunchAttrName() << "' and '"
+                         << getTuningAttrName() << "'";
 }
 
 std::optional<ScalarKind> crest::getScalarKind(Type type) {

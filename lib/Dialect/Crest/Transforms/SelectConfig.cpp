@@ -3,12 +3,15 @@
 //
 // Heuristic configuration selection from the chip table. Every decision is
 // data-driven: the instruction list, LDS size, register file and wave size
-// come from the target's ChipInfo.
+// come from the target's ChipInfo. With `tune`, the best candidates are
+// measured by a ConfigMeasurer and the fastest is kept.
 //
 //===----------------------------------------------------------------------===//
 
 #include "crest/Codegen/KernelConfig.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Dialect/Crest/IR/Tuning.h"
+#include "crest/Dialect/Crest/Transforms/ConfigMeasurer.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -66,6 +69,9 @@ class SelectConfigPass
     : public crest::impl::CrestSelectConfigPassBase<SelectConfigPass> {
 public:
   using Base::Base;
+  SelectConfigPass(const CrestSelectConfigPassOptions &options,
+                   std::shared_ptr<ConfigMeasurer> measurer)
+      : Base(options), measurer(std::move(measurer)) {}
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -74,6 +80,25 @@ public:
       module.emitError() << "crest-select-config needs a #crest.target on "
                             "the module (run crest-attach-target first)";
       return signalPassFailure();
+    }
+    tuning = false;
+    if (tune) {
+      if (tuneCandidates == 0) {
+        module.emitError() << "crest-select-config: 'tune-candidates' must "
+                              "be at least 1";
+        return signalPassFailure();
+      }
+      if (!measurer) {
+        module.emitWarning()
+            << "crest-select-config: 'tune' has no measurer to time "
+               "candidates with (crest-compile --tune provides the "
+               "emulator's timing model); keeping the heuristic's choices";
+      } else if (llvm::Error error = measurer->checkTarget(target)) {
+        module.emitWarning() << "not tuning: " << toString(std::move(error))
+                             << "; keeping the heuristic's choices";
+      } else {
+        tuning = true;
+      }
     }
     WalkResult result = module.walk([&](ContractionOpInterface op) {
       if (op.getConfigAttr())
@@ -97,6 +122,15 @@ private:
   LogicalResult select(ContractionOpInterface op, TargetAttr target);
   SmallVector<Candidate> enumerate(ContractionOpInterface op, TargetAttr target,
                                    SyncScope scope, unsigned stages);
+  /// Measures `ranked` (the heuristic's choice first) and returns the
+  /// fastest, recording the measurements on `op`; the heuristic's choice
+  /// when it cannot be measured.
+  const Candidate *tuneChoice(ContractionOpInterface op,
+                              ArrayRef<const Candidate *> ranked);
+
+  std::shared_ptr<ConfigMeasurer> measurer;
+  /// `tune` is set and the measurer can time the module's target.
+  bool tuning = false;
 };
 
 } // namespace
@@ -212,11 +246,19 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
     bool enough = groups >= kTargetWorkgroups;
     return std::make_tuple(rate, enough, enough ? tm * tn : -tm * tn);
   };
-  const Candidate *best = nullptr;
-  for (const Candidate &c : candidates)
-    if (c.rejection.empty() && (!best || rank(c) > rank(*best)))
-      best = &c;
-  if (!best) {
+  // The fitting candidates, best first; among equals the first enumerated.
+  auto rankFitting = [&](ArrayRef<Candidate> all) {
+    SmallVector<const Candidate *> fitting;
+    for (const Candidate &c : all)
+      if (c.rejection.empty())
+        fitting.push_back(&c);
+    llvm::stable_sort(fitting, [&](const Candidate *a, const Candidate *b) {
+      return rank(*a) > rank(*b);
+    });
+    return fitting;
+  };
+  SmallVector<const Candidate *> ranked = rankFitting(candidates);
+  if (ranked.empty()) {
     InFlightDiagnostic diag =
         op->emitOpError() << "no kernel configuration fits " << target.getChip()
                           << " (scope = " << stringifySyncScope(scope)
@@ -231,25 +273,39 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                         << c.config.getWaveTile()[1] << "): " << c.rejection;
     return failure();
   }
-  op->setAttr("config", best->config);
+  const Candidate *best = ranked.front();
+  // Tuning also tries the other sync scope when the op leaves it open.
+  SmallVector<Candidate> otherCandidates;
+  if (tuning && !sync) {
+    SyncScope other = scope == SyncScope::Workgroup ? SyncScope::Wavefront
+                                                    : SyncScope::Workgroup;
+    otherCandidates =
+        enumerate(op, target, other, other == SyncScope::Workgroup ? 2 : 1);
+    llvm::append_range(ranked, rankFitting(otherCandidates));
+  }
+  if (tuning)
+    best = tuneChoice(op, ranked);
+
+  ConfigAttr config = best->config;
+  op->setAttr("config", config);
   if (explain)
     op->emitRemark() << "selected " << best->mma->mnemonic << ", tiles "
-                     << best->config.getTileM() << "x"
-                     << best->config.getTileN() << "x"
-                     << best->config.getTileK() << ", "
+                     << config.getTileM() << "x" << config.getTileN() << "x"
+                     << config.getTileK() << ", "
                      << best->cost.wavesPerWorkgroup << " waves of "
-                     << best->config.getWaveTile()[0] << "x"
-                     << best->config.getWaveTile()[1] << ", "
-                     << stringifySyncScope(scope) << " scope, " << stages
+                     << config.getWaveTile()[0] << "x"
+                     << config.getWaveTile()[1] << ", "
+                     << stringifySyncScope(config.getScope()) << " scope, "
+                     << config.getStages()
                      << " stage(s): " << best->cost.ldsBytes
                      << " bytes of LDS, about " << best->cost.estimatedVgprs
                      << " VGPRs, " << best->cost.wavesPerSimd
                      << " waves per SIMD";
-  if (explain && best->config.getSplitK() > 1) {
-    int64_t split = best->config.getSplitK();
-    int64_t tm = best->config.getTileM(), tn = best->config.getTileN();
+  if (explain && config.getSplitK() > 1) {
+    int64_t split = config.getSplitK();
+    int64_t tm = config.getTileM(), tn = config.getTileN();
     int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);
-    int64_t steps = llvm::divideCeil(shape[3], best->config.getTileK());
+    int64_t steps = llvm::divideCeil(shape[3], config.getTileK());
     op->emitRemark() << "split_k = " << split << ": only " << groups
                      << " workgroup(s) (fewer than " << kTargetWorkgroups
                      << ") for " << steps << " K steps, so " << split
@@ -260,4 +316,55 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                      << best->cost.ldsBytes << " bytes of LDS";
   }
   return success();
+}
+
+const Candidate *
+SelectConfigPass::tuneChoice(ContractionOpInterface op,
+                             ArrayRef<const Candidate *> ranked) {
+  TuningRecord record;
+  SmallVector<const Candidate *> measured;
+  for (const Candidate *c : ranked.take_front(tuneCandidates)) {
+    llvm::Expected<ConfigMeasurement> result = measurer->measure(op, c->config);
+    if (!result) {
+      std::string error = toString(result.takeError());
+      if (c == ranked.front()) {
+        op->emitWarning() << "not tuned: the heuristic's configuration ("
+                          << describeConfig(c->config)
+                          << ") could not be measured: " << error;
+        return ranked.front();
+      }
+      op->emitWarning() << "tuning leaves out " << describeConfig(c->config)
+                        << ": " << error;
+      continue;
+    }
+    record.candidates.push_back(
+        {c->config, result->microseconds, result->cached});
+    measured.push_back(c);
+  }
+  for (auto [i, candidate] : llvm::enumerate(record.candidates))
+    if (candidate.microseconds < record.getChosen().microseconds)
+      record.chosen = i;
+  op->setAttr(CrestDialect::getTuningAttrName(),
+              record.toAttr(op->getContext()));
+  if (explain)
+    op->emitRemark() << "tuned over " << record.candidates.size()
+                     << " candidate(s): the heuristic's "
+                     << describeConfig(record.getHeuristic().config)
+                     << " takes "
+                     << llvm::formatv("{0:f3}",
+                                      record.getHeuristic().microseconds)
+                     << " us, " << describeConfig(record.getChosen().config)
+                     << " "
+                     << llvm::formatv("{0:f3}", record.getChosen().microseconds)
+                     << " us (" << llvm::formatv("{0:f2}", record.getGain())
+                     << "x)";
+  return measured[record.chosen];
+}
+
+ConfigMeasurer::~ConfigMeasurer() = default;
+
+std::unique_ptr<Pass>
+crest::createCrestSelectConfigPass(const CrestSelectConfigPassOptions &options,
+                                   std::shared_ptr<ConfigMeasurer> measurer) {
+  return std::make_unique<SelectConfigPass>(options, std::move(measurer));
 }

@@ -125,6 +125,10 @@ struct KernelInfo {
   unsigned wavesPerSimd = 0; ///< occupancy
   unsigned mfmaCount = 0;    ///< static matrix instructions
   unsigned barrierCount = 0; ///< static s_barrier instructions
+  /// The kernel's time under the emulator's timing model, in microseconds
+  /// without launch overhead, when the compiler measured it
+  /// (crest-compile --tune); positive and finite.
+  std::optional<double> modelledUs;
 };
 
 struct Kernel {

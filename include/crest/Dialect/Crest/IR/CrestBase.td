@@ -44,6 +44,12 @@ def Crest_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLaunchAttrName() {
       return ::llvm::StringLiteral("crest.launch");
     }
+    /// Name of the attribute `crest-select-config{tune}` puts on a
+    /// contraction it tuned: the candidates it measured under the timing
+    /// model and the one it chose (crest/Dialect/Crest/IR/Tuning.h).
+    static constexpr ::llvm::StringLiteral getTuningAttrName() {
+      return ::llvm::StringLiteral("crest.tuning");
+    }
   }];
 }
 

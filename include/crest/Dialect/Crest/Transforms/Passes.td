@@ -47,6 +47,26 @@ def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
     When nothing fits, the error lists every candidate and why it was
     rejected. With `explain`, a remark gives the choice and its cost.
 
+    With `tune`, the pass measures the `tune-candidates` best candidates
+    that fit (in the heuristic's order: the heuristic's choice first, then
+    the other candidates of its sync scope, then, unless the op has a
+    `#crest.sync`, those of the other scope) with a `ConfigMeasurer`
+    (crest/Dialect/Crest/Transforms/ConfigMeasurer.h) and keeps the fastest;
+    a tie keeps the earlier one. The measurer is handed to the pass by its
+    creator: `crest-compile --tune` gives it the emulator's timing model,
+    which compiles each candidate's kernel alone and replays it. Without a
+    measurer, or on a chip the measurer cannot time, the pass warns and
+    keeps the heuristic's choices. A candidate that fails to compile or run
+    is left out with a warning; when the heuristic's own choice fails, the
+    op keeps it untuned. Each tuned contraction records what was measured
+    in a `crest.tuning` attribute (crest/Dialect/Crest/IR/Tuning.h):
+
+    ```mlir
+    crest.tuning = {candidates = [#crest.config<...>, ...],
+                    microseconds = array<f64: 3.2, 2.9>,
+                    cached = array<i1: false, false>, chosen = 1 : i64}
+    ```
+
     ```sh
     crest-opt model.mlir --crest-attach-target=chip=gfx942 --crest-select-config
     ```
@@ -58,6 +78,11 @@ def CrestSelectConfigPass : Pass<"crest-select-config", "::mlir::ModuleOp"> {
            "Reject configurations with a lower estimated occupancy">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark describing each choice">,
+    Option<"tune", "tune", "bool", /*default=*/"false",
+           "Measure the best candidates with the pass's ConfigMeasurer and "
+           "keep the fastest">,
+    Option<"tuneCandidates", "tune-candidates", "unsigned", /*default=*/"4",
+           "How many candidates `tune` measures per contraction">,
   ];
 }
 

@@ -396,6 +396,89 @@ TEST(Timing, StreamingBandwidthFollowsOccupancy) {
   }
 }
 
+/// The read kernel of `stream` with `mfmas` independent 32x32x8 f16 MFMAs
+/// per 512 bytes each wave loads: 32 x `mfmas` FLOP per byte.
+Timed streamWithMfmas(unsigned mfmas, unsigned iterations) {
+  const unsigned cus = params("gfx942").computeUnits;
+  unsigned workgroups = cus * 8;
+  AsmKernel k;
+  k.chip = "gfx942";
+  k.ldsBytes = 8192;
+  k.vgprs = 64;
+  std::string work;
+  for (unsigned i = 0; i < mfmas; ++i)
+    work += llvm::formatv("  v_mfma_f32_32x32x8_f16 v[{0}:{1}], v[10:11], "
+                          "v[12:13], v[{0}:{1}]\n",
+                          16 + 16 * (i % 2), 31 + 16 * (i % 2))
+                .str();
+  k.body = llvm::formatv(R"(
+  v_and_b32_e32 v5, 0x3ff, v0
+  s_lshl_b32 s21, s2, 8
+  v_add_u32_e32 v5, s21, v5
+  v_and_b32_e32 v6, 63, v5
+  v_and_b32_e32 v7, 0xffffffc0, v5
+  v_mul_lo_u32 v7, v7, {0}
+  v_add_u32_e32 v7, v7, v6
+  v_lshlrev_b32_e32 v1, 3, v7
+  v_mov_b32_e32 v8, 0
+)",
+                         iterations)
+               .str() +
+           loop(iterations, R"(
+  global_load_dwordx2 v[2:3], v1, s[4:5]
+)" + work + R"(
+  s_waitcnt vmcnt(0)
+  v_add_f32_e32 v8, v8, v2
+  v_add_u32_e32 v1, 0x200, v1
+)");
+  LaunchConfig config;
+  config.grid = {workgroups, 1, 1};
+  config.block = {256, 1, 1};
+  std::vector<std::vector<uint8_t>> buffers = {
+      std::vector<uint8_t>(size_t(workgroups) * 256 * 8 * iterations, 1)};
+  TimingOptions options;
+  options.sampleOnly = true;
+  return timeKernel(k, config, buffers, options);
+}
+
+// The roofline: at full occupancy, a kernel that does more matrix work per
+// byte it streams from HBM takes as long as its bytes need until its
+// arithmetic intensity reaches the ridge, peak FLOP rate / bandwidth, and
+// then grows with the work. The measured MI300X figures put the ridge at
+// 654 TFLOP/s / 4.2 TB/s, about 160 FLOP per byte (the notes' 170-250 with
+// the peak clock): here 32 FLOP per byte per MFMA, so the bend comes between
+// 4 and 8 MFMAs per load.
+TEST(Timing, RooflineIsFlatWhileMemoryBoundThenBendsAtTheRidge) {
+  unsigned iterations = 16;
+  std::vector<std::pair<unsigned, Timed>> points;
+  for (unsigned mfmas : {0u, 1u, 2u, 16u, 32u})
+    points.emplace_back(mfmas, streamWithMfmas(mfmas, iterations));
+  double base = points[0].second.timing.microseconds;
+  // Flat while memory-bound: 0, 1 and 2 MFMAs per load (64 FLOP/byte).
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_NEAR(points[i].second.timing.microseconds, base, 0.15 * base)
+        << points[i].first << " MFMAs per load";
+    EXPECT_NE(points[i].second.timing.bound, "MFMA") << points[i].first;
+  }
+  // Past the ridge: MFMA-bound, time proportional to the work.
+  const Timed &t16 = points[3].second, &t32 = points[4].second;
+  EXPECT_EQ(t16.timing.bound, "MFMA");
+  EXPECT_EQ(t32.timing.bound, "MFMA");
+  EXPECT_NEAR(t32.timing.microseconds / t16.timing.microseconds, 2.0, 0.2);
+  // The ridge: extrapolating the MFMA-bound line back to the memory-bound
+  // time gives the intensity where they meet.
+  double perMfma = (t32.timing.microseconds - t16.timing.microseconds) / 16;
+  double ridgeMfmas = base / perMfma;
+  double ridgeFlopPerByte = 32 * ridgeMfmas;
+  // The figures, for the record (--gtest_output=xml).
+  for (auto &[mfmas, t] : points)
+    RecordProperty("us_at_" + std::to_string(mfmas) + "_mfmas",
+                   std::to_string(t.timing.microseconds));
+  RecordProperty("ridge_flop_per_byte", std::to_string(ridgeFlopPerByte));
+  EXPECT_GT(ridgeFlopPerByte, 100);
+  EXPECT_LT(ridgeFlopPerByte, 300);
+}
+
 //===----------------------------------------------------------------------===//
 // Launch and the device
 //===----------------------------------------------------------------------===//

@@ -334,13 +334,22 @@ TEST(Timing, PointerChaseReproducesTheCacheLatencies) {
 }
 
 /// A read kernel: each work-item loads 8 bytes per iteration from its own
-/// stream and adds it up, `iterations` times; the workgroup's LDS
-/// allocation sets how many workgroups (of 4 waves) a CU holds.
-Timed stream(unsigned workgroups, unsigned ldsBytes, unsigned iterations) {
+/// stream and adds it up, `iterations` times, with `mfmas` independent
+/// 32x32x8 f16 MFMAs per load (32 FLOP per loaded byte each); the
+/// workgroup's LDS allocation sets how many workgroups (of 4 waves) a CU
+/// holds.
+Timed stream(unsigned workgroups, unsigned ldsBytes, unsigned iterations,
+             unsigned mfmas = 0) {
+  std::string work;
+  for (unsigned i = 0; i < mfmas; ++i)
+    work += llvm::formatv("  v_mfma_f32_32x32x8_f16 v[{0}:{1}], v[10:11], "
+                          "v[12:13], v[{0}:{1}]\n",
+                          16 + 16 * (i % 2), 31 + 16 * (i % 2))
+                .str();
   AsmKernel k;
   k.chip = "gfx942";
   k.ldsBytes = ldsBytes;
-  k.vgprs = 32; // registers do not limit occupancy
+  k.vgprs = 64; // registers do not limit occupancy
   k.body = llvm::formatv(R"(
   v_and_b32_e32 v5, 0x3ff, v0
   s_lshl_b32 s21, s2, 8
@@ -356,6 +365,7 @@ Timed stream(unsigned workgroups, unsigned ldsBytes, unsigned iterations) {
                .str() +
            loop(iterations, R"(
   global_load_dwordx2 v[2:3], v1, s[4:5]
+)" + work + R"(
   s_waitcnt vmcnt(0)
   v_add_f32_e32 v8, v8, v2
   v_add_u32_e32 v1, 0x200, v1
@@ -396,51 +406,6 @@ TEST(Timing, StreamingBandwidthFollowsOccupancy) {
   }
 }
 
-/// The read kernel of `stream` with `mfmas` independent 32x32x8 f16 MFMAs
-/// per 512 bytes each wave loads: 32 x `mfmas` FLOP per byte.
-Timed streamWithMfmas(unsigned mfmas, unsigned iterations) {
-  const unsigned cus = params("gfx942").computeUnits;
-  unsigned workgroups = cus * 8;
-  AsmKernel k;
-  k.chip = "gfx942";
-  k.ldsBytes = 8192;
-  k.vgprs = 64;
-  std::string work;
-  for (unsigned i = 0; i < mfmas; ++i)
-    work += llvm::formatv("  v_mfma_f32_32x32x8_f16 v[{0}:{1}], v[10:11], "
-                          "v[12:13], v[{0}:{1}]\n",
-                          16 + 16 * (i % 2), 31 + 16 * (i % 2))
-                .str();
-  k.body = llvm::formatv(R"(
-  v_and_b32_e32 v5, 0x3ff, v0
-  s_lshl_b32 s21, s2, 8
-  v_add_u32_e32 v5, s21, v5
-  v_and_b32_e32 v6, 63, v5
-  v_and_b32_e32 v7, 0xffffffc0, v5
-  v_mul_lo_u32 v7, v7, {0}
-  v_add_u32_e32 v7, v7, v6
-  v_lshlrev_b32_e32 v1, 3, v7
-  v_mov_b32_e32 v8, 0
-)",
-                         iterations)
-               .str() +
-           loop(iterations, R"(
-  global_load_dwordx2 v[2:3], v1, s[4:5]
-)" + work + R"(
-  s_waitcnt vmcnt(0)
-  v_add_f32_e32 v8, v8, v2
-  v_add_u32_e32 v1, 0x200, v1
-)");
-  LaunchConfig config;
-  config.grid = {workgroups, 1, 1};
-  config.block = {256, 1, 1};
-  std::vector<std::vector<uint8_t>> buffers = {
-      std::vector<uint8_t>(size_t(workgroups) * 256 * 8 * iterations, 1)};
-  TimingOptions options;
-  options.sampleOnly = true;
-  return timeKernel(k, config, buffers, options);
-}
-
 // The roofline: at full occupancy, a kernel that does more matrix work per
 // byte it streams from HBM takes as long as its bytes need until its
 // arithmetic intensity reaches the ridge, peak FLOP rate / bandwidth, and
@@ -452,7 +417,9 @@ TEST(Timing, RooflineIsFlatWhileMemoryBoundThenBendsAtTheRidge) {
   unsigned iterations = 16;
   std::vector<std::pair<unsigned, Timed>> points;
   for (unsigned mfmas : {0u, 1u, 2u, 16u, 32u})
-    points.emplace_back(mfmas, streamWithMfmas(mfmas, iterations));
+    points.emplace_back(
+        mfmas, stream(params("gfx942").computeUnits * 8, 8192, iterations,
+                      mfmas));
   double base = points[0].second.timing.microseconds;
   // Flat while memory-bound: 0, 1 and 2 MFMAs per load (64 FLOP/byte).
   for (unsigned i = 0; i < 3; ++i) {

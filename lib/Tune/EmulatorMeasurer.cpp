@@ -180,13 +180,9 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   CrestCodegenOptions codegen;
   codegen.chip = chip;
   codegen.waveSize = waveSize;
-  addCrestCodegenPasses(pm, codegen);
-  GpuToRocdlOptions lowering;
-  lowering.chip = chip;
-  lowering.waveSize = waveSize;
-  lowering.indexBitwidth = options.indexBitwidth;
-  lowering.codeObjectVersion = options.codeObjectVersion;
-  buildGpuToRocdlPipeline(pm, lowering);
+  codegen.indexBitwidth = options.indexBitwidth;
+  codegen.codeObjectVersion = options.codeObjectVersion;
+  buildCrestCodegenPipeline(pm, codegen);
   if (failed(pm.run(*module)))
     return makeError("the kernel does not compile: " + diagnostics);
 

@@ -4,10 +4,21 @@ chose from the annotated host op."""
 import re
 import subprocess
 
-LAUNCH = re.compile(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
-                    r"grid = array<i32: (\d+), (\d+), (\d+)>, "
-                    r"kernel = @crest_kernels::@(\w+)\}")
+# The printed form of #crest.launch (include/crest/Dialect/Crest/IR/
+# CrestAttrs.td): kernel, grid [x, y, z], block [x, y, z].
+LAUNCH = re.compile(r"crest\.launch = #crest\.launch<"
+                    r"kernel = @crest_kernels::@(\w+), "
+                    r"grid = \[(\d+), (\d+), (\d+)\], "
+                    r"block = \[(\d+), (\d+), (\d+)\]>")
 CONFIG = re.compile(r"config <[^>]*>")
+
+
+def launches(text):
+    """Every #crest.launch in printed MLIR `text`, in order, as
+    (kernel name, (grid x, y, z), (block x, y, z)) with int sizes."""
+    return [(m.group(1), tuple(int(g) for g in m.group(2, 3, 4)),
+             tuple(int(b) for b in m.group(5, 6, 7)))
+            for m in LAUNCH.finditer(text)]
 
 
 def launch_of(crest_opt, src, chip, want_config=False):
@@ -25,8 +36,8 @@ def launch_of(crest_opt, src, chip, want_config=False):
         [crest_opt, src, f"--crest-attach-target=chip={chip}",
          "--crest-select-config", "--crest-lower-to-gpu"],
         check=True, capture_output=True, text=True).stdout
-    block, gx, gy, gz, kernel = LAUNCH.search(host).groups()
-    return block, f"{gx},{gy},{gz}", kernel, config
+    kernel, (gx, gy, gz), (block, _, _) = launches(host)[0]
+    return str(block), f"{gx},{gy},{gz}", kernel, config
 
 
 def compile_hsaco(crest_compile, src, chip, out, flags=()):

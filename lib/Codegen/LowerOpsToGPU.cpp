@@ -286,13 +286,10 @@ gpu::GPUFuncOp LowerOpsToGPUPass::createKernel(Operation *anchor,
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
   gpu::ReturnOp::create(b, anchor->getLoc());
 
-  NamedAttrList launch;
-  launch.append("kernel",
-                SymbolRefAttr::get(ctx, kKernelModuleName,
-                                   {FlatSymbolRefAttr::get(ctx, name)}));
-  launch.append("grid", DenseI32ArrayAttr::get(ctx, {int32_t(grid), 1, 1}));
-  launch.append("block", DenseI32ArrayAttr::get(ctx, {int32_t(block), 1, 1}));
-  anchor->setAttr("crest.launch", launch.getDictionary(ctx));
+  setLaunch(anchor,
+            SymbolRefAttr::get(ctx, kKernelModuleName,
+                               {FlatSymbolRefAttr::get(ctx, name)}),
+            {int64_t(grid), 1, 1}, {int64_t(block), 1, 1});
   return func;
 }
 
@@ -1171,7 +1168,7 @@ static DenseSet<Operation *> findAliasedReshapes(ModuleOp module) {
              !isa_and_nonnull<CrestDialect>(def->getDialect());
     };
     func.walk([&](ReshapeOp op) {
-      if (op->getParentOfType<KernelOp>() || op->hasAttr("crest.launch"))
+      if (op->getParentOfType<KernelOp>() || getLaunch(op))
         return;
       Value r = root(op.getInput());
       if (returned.contains(op.getResult())) {
@@ -1210,7 +1207,7 @@ void LowerOpsToGPUPass::runOnOperation() {
   SmallVector<Operation *> work;
   module.walk([&](Operation *op) {
     if (!isa_and_nonnull<CrestDialect>(op->getDialect()) || isa<YieldOp>(op) ||
-        op->getParentOfType<KernelOp>() || op->hasAttr("crest.launch") ||
+        op->getParentOfType<KernelOp>() || getLaunch(op) ||
         aliased.contains(op))
       return;
     work.push_back(op);

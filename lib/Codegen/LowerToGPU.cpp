@@ -1358,15 +1358,10 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     gridX = llvm::divideCeil(p.n, p.tileN);
     gridY = llvm::divideCeil(p.m, p.tileM);
   }
-  NamedAttrList launch;
-  launch.append("kernel",
-                SymbolRefAttr::get(ctx, kKernelModuleName,
-                                   {FlatSymbolRefAttr::get(ctx, name)}));
-  launch.append("grid",
-                DenseI32ArrayAttr::get(
-                    ctx, {int32_t(gridX), int32_t(gridY), int32_t(p.batch)}));
-  launch.append("block", DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
-  anchor->setAttr("crest.launch", launch.getDictionary(ctx));
+  setLaunch(anchor,
+            SymbolRefAttr::get(ctx, kKernelModuleName,
+                               {FlatSymbolRefAttr::get(ctx, name)}),
+            {gridX, gridY, p.batch}, {int64_t(threads), 1, 1});
   return success();
 }
 

@@ -267,7 +267,7 @@ private:
   FailureOr<uint32_t> addWeight(arith::ConstantOp constant) {
     return addWeight(constant, constant.getResult());
   }
-  LogicalResult addLaunch(Operation *op, DictionaryAttr launch);
+  LogicalResult addLaunch(Operation *op, LaunchAttr launch);
   /// A reshape without a kernel: its result shows its input's bytes.
   LogicalResult addAlias(ReshapeOp op);
   /// The value whose bytes `id` shows (itself unless an alias).
@@ -363,7 +363,7 @@ FailureOr<uint32_t> Planner::addWeight(arith::ConstantOp constant,
 
 /// Whether `op` is a reshape the host planner aliases (no kernel).
 static bool isAliasedReshape(Operation *op) {
-  return isa<ReshapeOp>(op) && !op->hasAttr("crest.launch");
+  return isa<ReshapeOp>(op) && !getLaunch(op);
 }
 
 /// Whether every user of `v` is an aliased reshape (and there is one).
@@ -403,9 +403,6 @@ LogicalResult Planner::addAlias(ReshapeOp op) {
 
 FailureOr<uint32_t> Planner::lookupKernel(Operation *op, SymbolRefAttr symbol,
                                           std::string description) {
-  if (!symbol || symbol.getNestedReferences().size() != 1)
-    return op->emitError() << "crest.launch: 'kernel' must be "
-                              "@module::@kernel";
   StringRef moduleName = symbol.getRootReference().getValue();
   StringRef kernelName = symbol.getLeafReference().getValue();
   for (auto [index, compiledModule] : llvm::enumerate(compiled)) {
@@ -450,32 +447,20 @@ static std::string describeKernel(Operation *op) {
   return text;
 }
 
-static FailureOr<std::array<uint32_t, 3>>
-getDim3(Operation *op, DictionaryAttr launch, StringRef key) {
-  auto array = dyn_cast_or_null<DenseI32ArrayAttr>(launch.get(key));
-  if (!array || array.size() != 3 ||
-      llvm::any_of(array.asArrayRef(), [](int32_t v) { return v < 1; }))
-    return op->emitError() << "crest.launch: '" << key
-                           << "' must be array<i32: x, y, z> of positive "
-                              "sizes";
-  return std::array<uint32_t, 3>{uint32_t(array[0]), uint32_t(array[1]),
-                                 uint32_t(array[2])};
+/// `sizes` as the package stores them (#crest.launch verified them).
+static std::array<uint32_t, 3> getDim3(ArrayRef<int64_t> sizes) {
+  return {uint32_t(sizes[0]), uint32_t(sizes[1]), uint32_t(sizes[2])};
 }
 
-LogicalResult Planner::addLaunch(Operation *op, DictionaryAttr launchAttr) {
-  FailureOr<uint32_t> kernel = lookupKernel(
-      op, dyn_cast_or_null<SymbolRefAttr>(launchAttr.get("kernel")),
-      describeKernel(op));
+LogicalResult Planner::addLaunch(Operation *op, LaunchAttr launchAttr) {
+  FailureOr<uint32_t> kernel =
+      lookupKernel(op, launchAttr.getKernel(), describeKernel(op));
   if (failed(kernel))
-    return failure();
-  FailureOr<std::array<uint32_t, 3>> grid = getDim3(op, launchAttr, "grid");
-  FailureOr<std::array<uint32_t, 3>> block = getDim3(op, launchAttr, "block");
-  if (failed(grid) || failed(block))
     return failure();
   pkg::Launch launch;
   launch.kernel = *kernel;
-  launch.grid = *grid;
-  launch.block = *block;
+  launch.grid = getDim3(launchAttr.getGrid());
+  launch.block = getDim3(launchAttr.getBlock());
   for (Value operand : op->getOperands()) {
     auto it = ids.find(operand);
     if (it == ids.end())
@@ -689,7 +674,7 @@ FailureOr<pkg::Package> Planner::run() {
       ok = false;
       continue;
     }
-    auto launch = op.getAttrOfType<DictionaryAttr>("crest.launch");
+    LaunchAttr launch = getLaunch(&op);
     if (!launch) {
       op.emitError() << "no kernel was generated for this op";
       ok = false;

@@ -27,8 +27,8 @@
 
 #include "crest/Pipelines/Pipelines.h"
 
-#include "crest/Pipelines/Passes.h"
-#include "crest/Serialize/TargetChecks.h"
+#include "crest/Codegen/Transforms/Passes.h"
+#include "crest/Codegen/Transforms/TargetChecks.h"
 #include "crest/Target/ChipTable.h"
 
 #include "mlir/Conversion/ArithToAMDGPU/ArithToAMDGPU.h"
@@ -41,7 +41,6 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -89,13 +88,4 @@ void crest::buildGpuToRocdlPipeline(OpPassManager &pm,
   cleanup.addPass(createCanonicalizerPass());
   cleanup.addPass(createCSEPass());
   pm.addPass(createCrestVerifyTargetPass(verify));
-}
-
-void crest::registerCrestPipelines() {
-  registerCrestPipelinesPasses();
-  PassPipelineRegistration<GpuToRocdlOptions>(
-      "crest-gpu-to-rocdl",
-      "Lower gpu.module kernels to the LLVM and ROCDL dialects (bare-pointer "
-      "kernel arguments, chip-table checks before and after)",
-      buildGpuToRocdlPipeline);
 }

@@ -4,6 +4,7 @@
 #include "crest/InitCrest.h"
 
 #include "crest/Codegen/Passes.h"
+#include "crest/Codegen/Transforms/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 #include "crest/Pipelines/Pipelines.h"
@@ -27,5 +28,6 @@ void crest::registerAllCrestDialects(mlir::DialectRegistry &registry) {
 void crest::registerCrestPasses() {
   crest::registerCrestTransformsPasses();
   crest::registerCrestCodegenPasses();
+  crest::registerCrestCodegenTransformsPasses();
   crest::registerCrestPipelines();
 }

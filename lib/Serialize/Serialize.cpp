@@ -2,7 +2,7 @@
 
 #include "crest/Serialize/Serialize.h"
 
-#include "crest/Serialize/TargetChecks.h"
+#include "crest/Codegen/Transforms/TargetChecks.h"
 #include "crest/Target/ChipTable.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

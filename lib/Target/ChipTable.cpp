@@ -808,3 +808,9 @@ std::string crest::getKnownChipNames() {
   }
   return names;
 }
+
+unsigned crest::resolveWaveSize(const ChipInfo &chip, unsigned requested) {
+  if (requested == 0)
+    return chip.defaultWaveSize;
+  return chip.supportsWaveSize(requested) ? requested : 0;
+}

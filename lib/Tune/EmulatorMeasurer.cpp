@@ -180,30 +180,24 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   CrestCodegenOptions codegen;
   codegen.chip = chip;
   codegen.waveSize = waveSize;
-  addCrestCodegenPasses(pm, codegen);
-  GpuToRocdlOptions lowering;
-  lowering.chip = chip;
-  lowering.waveSize = waveSize;
-  lowering.indexBitwidth = options.indexBitwidth;
-  lowering.codeObjectVersion = options.codeObjectVersion;
-  buildGpuToRocdlPipeline(pm, lowering);
+  codegen.indexBitwidth = options.indexBitwidth;
+  codegen.codeObjectVersion = options.codeObjectVersion;
+  buildCrestCodegenPipeline(pm, codegen);
   if (failed(pm.run(*module)))
     return makeError("the kernel does not compile: " + diagnostics);
 
   // The launch the host function makes, and the code object it runs.
   auto func = *module->getOps<func::FuncOp>().begin();
-  Operation *launched = nullptr;
+  LaunchAttr launch;
   func.walk([&](Operation *op) {
-    if (op->hasAttr(CrestDialect::getLaunchAttrName()))
-      launched = op;
+    if (LaunchAttr found = getLaunch(op))
+      launch = found;
   });
-  if (!launched)
+  if (!launch)
     return makeError("no kernel was generated");
-  auto launch = launched->getAttrOfType<DictionaryAttr>(
-      CrestDialect::getLaunchAttrName());
-  auto kernelRef = launch.getAs<SymbolRefAttr>("kernel");
-  auto grid = launch.getAs<DenseI32ArrayAttr>("grid");
-  auto block = launch.getAs<DenseI32ArrayAttr>("block");
+  SymbolRefAttr kernelRef = launch.getKernel();
+  ArrayRef<int64_t> grid = launch.getGrid();
+  ArrayRef<int64_t> block = launch.getBlock();
   auto gpuModule =
       module->lookupSymbol<gpu::GPUModuleOp>(kernelRef.getRootReference());
   if (!gpuModule)

@@ -32,17 +32,15 @@ SmallVector<TuningRow> crest::collectTuningRows(ModuleOp module) {
   SmallVector<TuningRow> rows;
   for (auto func : module.getOps<func::FuncOp>()) {
     func.walk([&](Operation *op) {
-      auto launch =
-          op->getAttrOfType<DictionaryAttr>(CrestDialect::getLaunchAttrName());
+      LaunchAttr launch = getLaunch(op);
       if (!launch)
         return;
       ContractionOpInterface contraction = dyn_cast<ContractionOpInterface>(op);
       if (auto kernel = dyn_cast<KernelOp>(op))
         contraction = kernel.getContraction();
-      auto kernelRef = launch.getAs<SymbolRefAttr>("kernel");
-      if (!contraction || !kernelRef)
+      if (!contraction)
         return;
-      rows.push_back({kernelRef.getLeafReference().str(),
+      rows.push_back({launch.getKernelName().str(),
                       describeContraction(contraction), getTuningRecord(op)});
     });
   }

@@ -8,7 +8,7 @@
 //  - ceil(40/16) = 3 K steps; each runs 16/8 = 2 MFMAs (one 32x32 tile per
 //    wave), reading 4 halves per lane per operand.
 // CHECK-LABEL: func.func @gemm_bias_relu
-// CHECK: crest.kernel {{.*}}attributes {crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 2, 1>, kernel = @crest_kernels::@gemm_bias_relu_0}}
+// CHECK: crest.kernel {{.*}}attributes {crest.launch = #crest.launch<kernel = @crest_kernels::@gemm_bias_relu_0, grid = [2, 2, 1], block = [256, 1, 1]>}
 // CHECK: gpu.module @crest_kernels
 // CHECK: gpu.func @gemm_bias_relu_0(%[[A:.*]]: memref<100x40xf16, #gpu.address_space<global>>, %[[B:.*]]: memref<40x72xf16, #gpu.address_space<global>>, %[[BIAS:.*]]: memref<72xf32, #gpu.address_space<global>>, %[[C:.*]]: memref<100x72xf32, #gpu.address_space<global>>)
 // CHECK-SAME: workgroup(%[[LA:.*]] : memref<2x64x24xf16, #gpu.address_space<workgroup>>, %[[LB:.*]] : memref<2x64x24xf16, #gpu.address_space<workgroup>>)
@@ -66,7 +66,7 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // contiguous along K too), bf16 on gfx90a (the "_1k" 16x16x16 form: 4
 // elements per lane), 197x197 outputs in 16x64 tiles: grid 4 x 13 x 4.
 // CHECK-LABEL: func.func @scores
-// CHECK: crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 4, 13, 4>
+// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@scores_0, grid = [4, 13, 4], block = [256, 1, 1]>
 // CHECK: gpu.func @scores_0({{.*}}memref<4x197x64xbf16, #gpu.address_space<global>>, {{.*}}memref<4x197x64xbf16, #gpu.address_space<global>>, {{.*}}memref<4x197x197xf32, #gpu.address_space<global>>) kernel
 // CHECK-NOT: workgroup(
 // CHECK: scf.for

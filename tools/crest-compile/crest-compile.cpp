@@ -5,10 +5,12 @@
 //                 [--code-object-version=4|5|6] [-o out] [--report]
 //                 [--tune [--tune-candidates=N] [--tune-cache=PATH|none]]
 //
-// Runs Crest's code generation hook (addCrestCodegenPasses), lowers every
-// gpu.module to the LLVM and ROCDL dialects (crest-gpu-to-rocdl) and
-// serializes each one in process (crest::serializeGpuModule). See
-// docs/Compiling.md.
+// Runs crest-codegen-pipeline (crest/Pipelines/Pipelines.h: the kernel code
+// generation, then crest-gpu-to-rocdl, which lowers every gpu.module to the
+// LLVM and ROCDL dialects) and serializes each gpu.module in process
+// (crest::serializeGpuModule). `crest-opt --pass-pipeline=
+// 'builtin.module(crest-codegen-pipeline{chip=...})'` prints what
+// --emit=mlir does. See docs/Compiling.md.
 //
 // Outputs:
 //   --emit=mlir   the module after lowering, to -o (default: stdout)
@@ -48,7 +50,6 @@
 #include "crest/Pipelines/Pipelines.h"
 #include "crest/Serialize/KernelReport.h"
 #include "crest/Serialize/Serialize.h"
-#include "crest/Serialize/TargetChecks.h"
 #include "crest/Target/ChipTable.h"
 #include "crest/Tune/EmulatorMeasurer.h"
 #include "crest/Tune/TuningReport.h"
@@ -526,17 +527,12 @@ int main(int argc, char **argv) {
     CrestCodegenOptions codegen;
     codegen.chip = chipName;
     codegen.waveSize = opts.waveSize;
-    codegen.testingDropBarrier = opts.dropBarrier;
+    codegen.indexBitwidth = opts.indexBitwidth;
+    codegen.codeObjectVersion = opts.codeObjectVersion;
     codegen.tune = opts.tune;
     codegen.tuneCandidates = opts.tuneCandidates;
-    codegen.measurer = measurer;
-    addCrestCodegenPasses(pm, codegen);
-    GpuToRocdlOptions lowering;
-    lowering.chip = chipName;
-    lowering.waveSize = opts.waveSize;
-    lowering.indexBitwidth = opts.indexBitwidth;
-    lowering.codeObjectVersion = opts.codeObjectVersion;
-    buildGpuToRocdlPipeline(pm, lowering);
+    codegen.testingDropBarrier = opts.dropBarrier;
+    buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.
     if (measurer)
@@ -552,6 +548,8 @@ int main(int argc, char **argv) {
     std::string text;
     raw_string_ostream os(text);
     module->print(os);
+    // As crest-opt prints it, so that the two compare byte for byte.
+    os << "\n";
     if (failed(writeFile(path, text)))
       return 1;
     if (!opts.report)

@@ -8,7 +8,7 @@
 
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Dialect/Crest/IR/Tuning.h"
-#include "crest/Dialect/Crest/Transforms/ConfigMeasurer.h"
+#include "crest/Codegen/Transforms/ConfigMeasurer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -36,7 +36,8 @@ def CrestLowerToGPUPass : Pass<"crest-lower-to-gpu", "::mlir::ModuleOp"> {
 
     No barriers are emitted here: `crest-insert-barriers` places them from
     the LDS accesses. The original op stays in the host function, annotated
-    with `crest.launch = {kernel, grid, block}` for the host planner.
+    with a `crest.launch = #crest.launch<kernel, grid, block>` for the host
+    planner.
   }];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
@@ -53,7 +54,8 @@ def CrestLowerOpsToGPUPass : Pass<"crest-lower-ops-to-gpu", "::mlir::ModuleOp"> 
     contraction and every crest op in a host function (outside
     `crest.kernel`) that has no `crest.launch` yet, generates a `gpu.func`
     in `gpu.module @crest_kernels` and annotates the op with
-    `crest.launch = {kernel = @crest_kernels::@name, grid, block}`. The
+    `crest.launch = #crest.launch<kernel = @crest_kernels::@name, grid,
+    block>`. The
     kernel takes one memref per input, then one per result, in the
     global address space, shaped like the host tensors.
 

@@ -3,8 +3,8 @@
 // After crest-compile's passes, the graph's public func.func still holds
 // the crest ops; every op that became a GPU kernel carries
 //
-//   crest.launch = {kernel = @module::@name, grid = array<i32: x, y, z>,
-//                   block = array<i32: x, y, z>}
+//   crest.launch = #crest.launch<kernel = @module::@name, grid = [x, y, z],
+//                                block = [x, y, z]>
 //
 // and the kernel takes one memref per op input, then one per result. The
 // planner turns that function, the compiled code objects and what the

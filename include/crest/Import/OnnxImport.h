@@ -1,9 +1,10 @@
 //===- OnnxImport.h - ONNX models to crest graphs ---------------*- C++ -*-===//
 //
-// Imports an ONNX ModelProto (opsets 1-17 semantics for the supported ops;
-// any IR version) as a func.func of crest ops on static tensors. Initializers
-// and Constant nodes become arith.constant weights; every tensor's shape is
-// inferred and checked while importing. See docs/Onnx.md.
+// Imports an ONNX ModelProto (the supported ops in opsets 1-21; any IR
+// version) as a func.func of crest ops on static tensors. Initializers and
+// Constant nodes become arith.constant weights; every tensor's shape is
+// inferred and checked while importing. The converters are registered by op
+// type and opset range (lib/Import/Onnx/Registry.h). See docs/Onnx.md.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,15 +1,18 @@
 //===- Pipelines.h - Crest's pass pipelines ---------------------*- C++ -*-===//
 //
-// The two halves of Crest's compilation, as pass pipelines other tools can
-// build:
+// Crest's compilation as named, registered pass pipelines, defined once:
 //
-//   addCrestCodegenPasses   crest graph -> gpu.module kernels (the codegen
-//                           hook; see below)
-//   buildGpuToRocdlPipeline gpu.module kernels -> LLVM + ROCDL dialects,
-//                           ready for crest::serializeGpuModule
+//   crest-codegen-pipeline  crest graph -> gpu.module kernels in the LLVM and
+//                           ROCDL dialects, ready for
+//                           crest::serializeGpuModule: exactly what
+//                           `crest-compile` runs (and what --emit=mlir
+//                           prints); it is the two halves below
+//   addCrestCodegenPasses   crest graph -> gpu.module kernels (target,
+//                           fusion, configuration, kernels, barriers)
+//   crest-gpu-to-rocdl      gpu.module kernels -> LLVM + ROCDL dialects
 //
-// `crest-gpu-to-rocdl` is the registered name of the second one:
-//
+//   crest-opt model.mlir \
+//     --pass-pipeline='builtin.module(crest-codegen-pipeline{chip=gfx942})'
 //   crest-opt k.mlir \
 //     --pass-pipeline='builtin.module(crest-gpu-to-rocdl{chip=gfx942})'
 //
@@ -58,34 +61,71 @@ struct GpuToRocdlOptions : public mlir::PassPipelineOptions<GpuToRocdlOptions> {
 void buildGpuToRocdlPipeline(mlir::OpPassManager &pm,
                              const GpuToRocdlOptions &options);
 
-/// Options of the codegen hook.
-struct CrestCodegenOptions {
-  std::string chip = "gfx942";
-  /// 0 selects the chip's default.
-  unsigned waveSize = 0;
+/// Options of `crest-codegen-pipeline` (crest-compile's flags of the same
+/// names set them).
+struct CrestCodegenOptions
+    : public mlir::PassPipelineOptions<CrestCodegenOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip (a chip-table name)"),
+      llvm::cl::init("gfx942")};
+  PassOptions::Option<unsigned> waveSize{
+      *this, "wave-size",
+      llvm::cl::desc("Wave size (32 or 64; 0 = the chip's default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Bit width of `index` in device code (32 or 64)"),
+      llvm::cl::init(64)};
+  PassOptions::Option<unsigned> codeObjectVersion{
+      *this, "code-object-version",
+      llvm::cl::desc("HSA code object version recorded in the "
+                     "#rocdl.target attached to each gpu.module (4, 5, 6)"),
+      llvm::cl::init(5)};
+  /// crest-select-config's `tune`: measure the best `tune-candidates`
+  /// configurations of every contraction with the measurer given to
+  /// buildCrestCodegenPipeline and keep the fastest (see
+  /// ConfigMeasurer.h). Without a measurer (a pipeline parsed from text)
+  /// the pass warns and keeps the heuristic's choices.
+  PassOptions::Option<bool> tune{
+      *this, "tune",
+      llvm::cl::desc("Measure the best candidate configurations of every "
+                     "contraction and keep the fastest"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> tuneCandidates{
+      *this, "tune-candidates",
+      llvm::cl::desc("Candidates `tune` measures per contraction"),
+      llvm::cl::init(4)};
   /// Testing only: drop the N-th barrier crest-insert-barriers would place
   /// and skip crest-verify-barriers (0: drop none).
-  unsigned testingDropBarrier = 0;
-  /// crest-select-config's `tune`: measure the best `tuneCandidates`
-  /// configurations of every contraction with `measurer` and keep the
-  /// fastest (see ConfigMeasurer.h).
-  bool tune = false;
-  unsigned tuneCandidates = 4;
-  std::shared_ptr<ConfigMeasurer> measurer;
+  PassOptions::Option<unsigned> testingDropBarrier{
+      *this, "testing-drop-barrier",
+      llvm::cl::desc("Testing: drop the N-th barrier crest-insert-barriers "
+                     "would place and skip crest-verify-barriers"),
+      llvm::cl::init(0)};
 };
 
-/// The hook for Crest's kernel code generation: the passes that turn a
-/// module of crest ops into `gpu.module` kernels, run by `crest-compile`
-/// before `buildGpuToRocdlPipeline`: it attaches the target
-/// (`crest-attach-target`), selects kernel configurations
-/// (`crest-select-config`), generates the kernels (`crest-lower-to-gpu`),
+/// The first half of `crest-codegen-pipeline`: the passes that turn a
+/// module of crest ops into `gpu.module` kernels. It attaches the target
+/// (`crest-attach-target`), groups contractions with their epilogues
+/// (`crest-fuse-epilogues`), selects kernel configurations
+/// (`crest-select-config`, measuring with `measurer` under `tune`),
+/// generates the kernels (`crest-lower-to-gpu`, `crest-lower-ops-to-gpu`),
 /// places their barriers (`crest-insert-barriers`) and checks them
-/// (`crest-verify-barriers`). A module that already holds `gpu.module`s and
-/// no crest contractions passes through unchanged.
+/// (`crest-verify-barriers`). A module that already holds `gpu.module`s
+/// and no crest contractions passes through unchanged.
 void addCrestCodegenPasses(mlir::OpPassManager &pm,
-                           const CrestCodegenOptions &options);
+                           const CrestCodegenOptions &options,
+                           std::shared_ptr<ConfigMeasurer> measurer = {});
 
-/// Registers `crest-gpu-to-rocdl` and the passes in Passes.td.
+/// `crest-codegen-pipeline`: addCrestCodegenPasses, then
+/// buildGpuToRocdlPipeline with the same chip and wave size. `pm` must run
+/// on a `builtin.module`. crest-compile builds its pass manager with this
+/// function; crest-opt runs the same pipeline by name.
+void buildCrestCodegenPipeline(mlir::OpPassManager &pm,
+                               const CrestCodegenOptions &options,
+                               std::shared_ptr<ConfigMeasurer> measurer = {});
+
+/// Registers `crest-codegen-pipeline` and `crest-gpu-to-rocdl`.
 void registerCrestPipelines();
 
 } // namespace crest

@@ -262,6 +262,11 @@ const ChipInfo *lookupChipByElfMachine(unsigned elfMachine);
 /// "gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1201", for diagnostics.
 std::string getKnownChipNames();
 
+/// Maps a chip and a requested wave size (0: the chip's default) to the
+/// wave size to compile for. Returns 0 when the chip does not support the
+/// requested size.
+unsigned resolveWaveSize(const ChipInfo &chip, unsigned requested);
+
 } // namespace crest
 
 #endif // CREST_TARGET_CHIPTABLE_H

@@ -6,8 +6,8 @@
 //   1. copies the contraction (or its crest.kernel, with the epilogue) into
 //      a module of its own with the configuration pinned, printed and
 //      parsed into the measurer's own MLIRContext;
-//   2. compiles it as crest-compile would: addCrestCodegenPasses,
-//      crest-gpu-to-rocdl, serializeGpuModule with linking;
+//   2. compiles it as crest-compile would: crest-codegen-pipeline
+//      (buildCrestCodegenPipeline), serializeGpuModule with linking;
 //   3. loads the code object into the emulator (crest::emu), gives every
 //      kernel argument a buffer of small non-zero values and launches it
 //      with the timing model, executing only the workgroups the model
@@ -25,7 +25,7 @@
 #ifndef CREST_TUNE_EMULATORMEASURER_H
 #define CREST_TUNE_EMULATORMEASURER_H
 
-#include "crest/Dialect/Crest/Transforms/ConfigMeasurer.h"
+#include "crest/Codegen/Transforms/ConfigMeasurer.h"
 #include "crest/Tune/TuneCache.h"
 
 #include "mlir/IR/MLIRContext.h"

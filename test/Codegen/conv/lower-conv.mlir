@@ -14,7 +14,7 @@
 // FUSE-NEXT: crest.add
 // FUSE-NEXT: crest.yield
 // CHECK-LABEL: func.func @stem
-// CHECK: crest.launch = {block = array<i32: 64, 1, 1>, grid = array<i32: 1, 4, 1>, kernel = @crest_kernels::@stem_0}
+// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@stem_0, grid = [1, 4, 1], block = [64, 1, 1]>
 // CHECK: crest.conv2d {{.*}} config <mma = "v_mfma_f32_16x16x16_f16"
 func.func @stem(%x: tensor<1x3x16x16xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16x1x1xf32>, %r: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %0 = crest.conv2d %x, %w strides [2, 2] pads [1, 1, 1, 1] precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x3x16x16xf16>, tensor<16x3x3x3xf16> -> tensor<1x16x8x8xf32>
@@ -35,7 +35,7 @@ func.func @stem(%x: tensor<1x3x16x16xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<
 // FUSE-NEXT: crest.yield
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT: config <
-// CHECK: crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 1, 1>, kernel = @crest_kernels::@depthwise_1}
+// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@depthwise_1, grid = [2, 1, 1], block = [256, 1, 1]>
 func.func @depthwise(%x: tensor<1x16x9x9xf32>, %w: tensor<16x1x3x3xf32>, %b: tensor<16x1x1xf32>) -> tensor<1x16x5x5xf32> {
   %0 = crest.conv2d %x, %w strides [2, 2] pads [1, 1, 1, 1] groups 16 precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<1x16x9x9xf32>, tensor<16x1x3x3xf32> -> tensor<1x16x5x5xf32>
   %1 = crest.add %0, %b : tensor<1x16x5x5xf32>, tensor<16x1x1xf32> -> tensor<1x16x5x5xf32>
@@ -46,7 +46,7 @@ func.func @depthwise(%x: tensor<1x16x9x9xf32>, %w: tensor<16x1x3x3xf32>, %b: ten
 // A pointwise convolution (batch 2) is a GEMM per image: the input viewed
 // as C x H*W (a transposed lhs), the images on the grid's Z dimension.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 25, 2>, kernel = @crest_kernels::@pointwise_2}
+// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@pointwise_2, grid = [2, 25, 2], block = [256, 1, 1]>
 func.func @pointwise(%x: tensor<2x16x28x28xf16>, %w: tensor<72x16x1x1xf16>) -> tensor<2x72x28x28xf32> {
   %0 = crest.conv2d %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<2x16x28x28xf16>, tensor<72x16x1x1xf16> -> tensor<2x72x28x28xf32>
   return %0 : tensor<2x72x28x28xf32>

@@ -38,6 +38,11 @@ import time
 
 import numpy as np
 
+# scripts/crest_launch.py: reading the #crest.launch of printed host ops.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+from crest_launch import launches as find_launches  # noqa: E402
+
 ELT = {"f32": ("f32", np.float32), "f16": ("f16", np.float16),
        "bf16": ("bf16", np.uint16)}
 SCHEDULES = [(1, 0), (1 << 30, 0), (3, 99), (16, 1234)]
@@ -208,12 +213,10 @@ def main():
          "--crest-fuse-epilogues", "--crest-select-config",
          "--crest-lower-to-gpu"],
         check=True, capture_output=True, text=True).stdout
-    launches = re.findall(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
-                          r"grid = array<i32: (\d+), (\d+), (\d+)>, "
-                          r"kernel = @crest_kernels::@(\w+)\}", host)
-    if len(launches) != 1:
+    launches = find_launches(host)
+    if len(launches) != 1 or launches[0][2][1:] != (1, 1):
         sys.exit(f"expected the whole graph in one kernel, got {launches}")
-    block, gx, gy, gz, kernel = launches[0]
+    kernel, (gx, gy, gz), (block, _, _) = launches[0]
     for name, arr in inputs:
         np.save(f"{tmp}/{name}.npy", arr)
 

@@ -32,6 +32,11 @@ import sys
 
 import numpy as np
 
+# scripts/crest_launch.py: reading the #crest.launch of printed host ops.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+from crest_launch import launches as find_launches  # noqa: E402
+
 SCHEDULES = [(1, 0), (1 << 30, 0), (3, 99)]
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
@@ -378,12 +383,11 @@ def main():
     host = subprocess.run([a.crest_compile, f"{tmp}/graph.mlir",
                            f"--target={a.chip}", "--emit=mlir"], check=True,
                           capture_output=True, text=True).stdout
-    launches = re.findall(r"crest.launch = \{block = array<i32: (\d+), 1, 1>, "
-                          r"grid = array<i32: (\d+), 1, 1>, "
-                          r"kernel = @crest_kernels::@(\w+)\}", host)
-    if len(launches) != 1:
+    launches = find_launches(host)
+    if (len(launches) != 1 or launches[0][1][1:] != (1, 1)
+            or launches[0][2][1:] != (1, 1)):
         sys.exit(f"expected one launch, got {launches}")
-    block, grid, kernel = launches[0]
+    kernel, (grid, _, _), (block, _, _) = launches[0]
 
     npy_out = "u16" if out_elt == "bf16" else out_elt
     if op in MOVE or dt in ("i32", "i64") and op != "cast":

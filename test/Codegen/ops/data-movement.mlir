@@ -6,7 +6,7 @@
 // (128, 4, 64) with input strides (256, 64, 1) after merging; 4-element
 // vector loads and stores, 8192 work-items.
 // CHECK-LABEL: func.func @heads
-// CHECK: crest.transpose {{.*}}crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 32, 1, 1>, kernel = @crest_kernels::@heads_transpose_0}
+// CHECK: crest.transpose {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@heads_transpose_0, grid = [32, 1, 1], block = [256, 1, 1]>
 func.func @heads(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x128x64xf32> {
   %t = crest.transpose %x permutation [0, 2, 1, 3] : tensor<1x128x4x64xf32> -> tensor<1x4x128x64xf32>
   return %t : tensor<1x4x128x64xf32>
@@ -16,7 +16,7 @@ func.func @heads(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x128x64xf32> {
 // transpose through one 32x33 LDS tile per workgroup (8x4 tiles), and
 // crest-insert-barriers places one barrier between its writes and reads.
 // CHECK-LABEL: func.func @keys
-// CHECK: crest.transpose {{.*}}crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 32, 1, 1>, kernel = @crest_kernels::@keys_transpose_1}
+// CHECK: crest.transpose {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@keys_transpose_1, grid = [32, 1, 1], block = [256, 1, 1]>
 func.func @keys(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x64x128xf32> {
   %t = crest.transpose %x permutation [0, 2, 3, 1] : tensor<1x128x4x64xf32> -> tensor<1x4x64x128xf32>
   return %t : tensor<1x4x64x128xf32>
@@ -24,7 +24,7 @@ func.func @keys(%x: tensor<1x128x4x64xf32>) -> tensor<1x4x64x128xf32> {
 
 // An odd-sized rank-3 transpose: 2 x 7 x 1 tiles of 32x32 for 3 batches.
 // CHECK-LABEL: func.func @odd
-// CHECK: crest.transpose {{.*}}grid = array<i32: 42, 1, 1>
+// CHECK: crest.transpose {{.*}}grid = [42, 1, 1]
 func.func @odd(%x: tensor<3x197x33xf16>) -> tensor<3x33x197xf16> {
   %t = crest.transpose %x permutation [0, 2, 1] : tensor<3x197x33xf16> -> tensor<3x33x197xf16>
   return %t : tensor<3x33x197xf16>
@@ -34,14 +34,14 @@ func.func @odd(%x: tensor<3x197x33xf16>) -> tensor<3x33x197xf16> {
 // passed as memref<0xf32>): rows of 9 = 3 + 0 + 6 columns, picked by
 // nested scf.if on the column.
 // CHECK-LABEL: func.func @concat
-// CHECK: crest.concat {{.*}}crest.launch = {block = array<i32: 64, 1, 1>, grid = array<i32: 1, 1, 1>, kernel = @crest_kernels::@concat_concat_3}
+// CHECK: crest.concat {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@concat_concat_3, grid = [1, 1, 1], block = [64, 1, 1]>
 func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x0xf32>, %c: tensor<2x6xf32>) -> tensor<2x9xf32> {
   %r = crest.concat %a, %b, %c axis = -1 : tensor<2x3xf32>, tensor<2x0xf32>, tensor<2x6xf32> -> tensor<2x9xf32>
   return %r : tensor<2x9xf32>
 }
 
 // CHECK-LABEL: func.func @slice
-// CHECK: crest.slice {{.*}}grid = array<i32: 1, 1, 1>{{.*}}@slice_slice_4
+// CHECK: crest.slice {{.*}}@slice_slice_4, grid = [1, 1, 1]
 func.func @slice(%x: tensor<9x11xf32>) -> tensor<4x3xf32> {
   %r = crest.slice %x offsets [1, 2] strides [2, 3] : tensor<9x11xf32> -> tensor<4x3xf32>
   return %r : tensor<4x3xf32>
@@ -49,7 +49,7 @@ func.func @slice(%x: tensor<9x11xf32>) -> tensor<4x3xf32> {
 
 // tiny_encoder's embedding: rows of 256 halves, 4 per work-item.
 // CHECK-LABEL: func.func @embed
-// CHECK: crest.gather {{.*}}grid = array<i32: 32, 1, 1>{{.*}}@embed_gather_5
+// CHECK: crest.gather {{.*}}@embed_gather_5, grid = [32, 1, 1]
 func.func @embed(%table: tensor<1000x256xf16>, %ids: tensor<1x128xi32>) -> tensor<1x128x256xf16> {
   %e = crest.gather %table, %ids : tensor<1000x256xf16>, tensor<1x128xi32> -> tensor<1x128x256xf16>
   return %e : tensor<1x128x256xf16>
@@ -63,8 +63,8 @@ func.func @embed(%table: tensor<1000x256xf16>, %ids: tensor<1x128xi32>) -> tenso
 // CHECK: %[[R:.*]] = crest.relu %arg0 {crest.launch
 // CHECK-NEXT: %[[A:.*]] = crest.reshape %[[R]] : tensor<4x6xf32> to tensor<24xf32>
 // CHECK-NEXT: %[[B:.*]] = crest.reshape %[[A]] : tensor<24xf32> to tensor<2x12xf32>
-// CHECK-NEXT: %[[C:.*]] = crest.reshape %[[A]] {crest.launch = {{.*}}@reshapes_reshape_7}} : tensor<24xf32> to tensor<6x4xf32>
-// CHECK-NEXT: %[[D:.*]] = crest.reshape %arg0 {crest.launch = {{.*}}@reshapes_reshape_8}} : tensor<4x6xf32> to tensor<24xf32>
+// CHECK-NEXT: %[[C:.*]] = crest.reshape %[[A]] {crest.launch = #crest.launch<kernel = @crest_kernels::@reshapes_reshape_7, {{.*}}>} : tensor<24xf32> to tensor<6x4xf32>
+// CHECK-NEXT: %[[D:.*]] = crest.reshape %arg0 {crest.launch = #crest.launch<kernel = @crest_kernels::@reshapes_reshape_8, {{.*}}>} : tensor<4x6xf32> to tensor<24xf32>
 // CHECK-NEXT: %[[E:.*]] = crest.relu %[[A]] {crest.launch
 // CHECK-NEXT: return %[[B]], %[[C]], %[[D]], %[[E]]
 func.func @reshapes(%x: tensor<4x6xf32>) -> (tensor<2x12xf32>, tensor<6x4xf32>, tensor<24xf32>, tensor<24xf32>) {

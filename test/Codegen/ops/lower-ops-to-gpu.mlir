@@ -2,13 +2,13 @@
 
 // Host ops keep their place, annotated with their launch.
 // CHECK-LABEL: func.func @graph
-// CHECK: crest.kernel {{.*}}attributes {crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 1, 1>, kernel = @crest_kernels::@graph_elementwise_0}}
-// CHECK: crest.relu %{{.*}} {crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 6, 1, 1>, kernel = @crest_kernels::@graph_elementwise_1}}
-// CHECK: crest.softmax %{{.*}} {crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 1, 1>, kernel = @crest_kernels::@graph_softmax_2}}
-// CHECK: crest.layer_norm {{.*}}crest.launch = {block = array<i32: 192, 1, 1>, grid = array<i32: 1, 1, 1>, kernel = @crest_kernels::@graph_layer_norm_3}
-// CHECK: crest.reduce_mean {{.*}}crest.launch = {block = array<i32: 256, 1, 1>, grid = array<i32: 2, 1, 1>, kernel = @crest_kernels::@graph_reduce_mean_4}
-// CHECK: crest.max_pool2d {{.*}}crest.launch = {block = array<i32: 64, 1, 1>, grid = array<i32: 1, 1, 1>, kernel = @crest_kernels::@graph_max_pool2d_5}
-// CHECK: crest.global_avg_pool2d {{.*}}crest.launch = {block = array<i32: 128, 1, 1>, grid = array<i32: 1, 1, 1>, kernel = @crest_kernels::@graph_global_avg_pool2d_6}
+// CHECK: crest.kernel {{.*}}attributes {crest.launch = #crest.launch<kernel = @crest_kernels::@graph_elementwise_0, grid = [2, 1, 1], block = [256, 1, 1]>}
+// CHECK: crest.relu %{{.*}} {crest.launch = #crest.launch<kernel = @crest_kernels::@graph_elementwise_1, grid = [6, 1, 1], block = [256, 1, 1]>}
+// CHECK: crest.softmax %{{.*}} {crest.launch = #crest.launch<kernel = @crest_kernels::@graph_softmax_2, grid = [2, 1, 1], block = [256, 1, 1]>}
+// CHECK: crest.layer_norm {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@graph_layer_norm_3, grid = [1, 1, 1], block = [192, 1, 1]>
+// CHECK: crest.reduce_mean {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@graph_reduce_mean_4, grid = [2, 1, 1], block = [256, 1, 1]>
+// CHECK: crest.max_pool2d {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@graph_max_pool2d_5, grid = [1, 1, 1], block = [64, 1, 1]>
+// CHECK: crest.global_avg_pool2d {{.*}}crest.launch = #crest.launch<kernel = @crest_kernels::@graph_global_avg_pool2d_6, grid = [1, 1, 1], block = [128, 1, 1]>
 
 // An elementwise kernel over 7x196 (196 = 49 * 4): 4 elements per
 // work-item, 16-byte vector accesses, a broadcast row operand read as a

@@ -37,14 +37,14 @@ LogicalResult CrestDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == getLaunchAttrName()) {
-    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
-    if (!dict || !dict.getAs<SymbolRefAttr>("kernel") ||
-        !dict.getAs<DenseI32ArrayAttr>("grid") ||
-        !dict.getAs<DenseI32ArrayAttr>("block"))
+    if (!isa<LaunchAttr>(attr.getValue()))
       return op->emitError()
              << "'" << getLaunchAttrName()
-             << "' must be a dictionary {kernel = @symbol, grid = "
-                "array<i32: x, y, z>, block = array<i32: x, y, z>}";
+             << "' must be a #crest.launch attribute, got " << attr.getValue();
+    if (!isa_and_nonnull<CrestDialect>(op->getDialect()))
+      return op->emitError() << "'" << getLaunchAttrName()
+                             << "' must be attached to a crest op, not '"
+                             << op->getName() << "'";
     return success();
   }
   if (attr.getName() == getTuningAttrName()) {

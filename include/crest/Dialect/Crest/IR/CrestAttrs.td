@@ -1,6 +1,7 @@
 //===- CrestAttrs.td - Crest attributes --------------------*- tablegen -*-===//
 //
-// #crest.precision, #crest.sync, #crest.target and #crest.config.
+// #crest.precision, #crest.sync, #crest.target, #crest.config and
+// #crest.launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,6 +196,48 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     /// LDS bytes that `stages` buffers of the A and B tiles need with
     /// workgroup scope (0 with wavefront scope).
     int64_t getLdsBytes(unsigned lhsBits, unsigned rhsBits) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// #crest.launch
+//===----------------------------------------------------------------------===//
+
+def Crest_LaunchAttr : Crest_Attr<"Launch", "launch"> {
+  let summary = "The kernel a host op runs, and its launch geometry";
+  let description = [{
+    Code generation (`crest-lower-to-gpu`, `crest-lower-ops-to-gpu`) puts
+    one on every op of a host function it generates a kernel for (a
+    contraction, a `crest.kernel` or another crest op), under the
+    `crest.launch` name; the host planner turns each into a launch of the
+    package.
+
+    `kernel` is the `gpu.func` as `@module::@kernel`; `grid` counts
+    workgroups and `block` work-items per workgroup, each as `[x, y, z]`
+    of positive sizes that fit in 32 bits (the package stores them as
+    `uint32`).
+
+    ```mlir
+    %0 = crest.relu %x {crest.launch = #crest.launch<
+           kernel = @crest_kernels::@graph_elementwise_0,
+           grid = [6, 1, 1], block = [256, 1, 1]>} : tensor<6144xf32>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::SymbolRefAttr":$kernel,
+    Crest_IntArrayParameter<"workgroups [x, y, z]">:$grid,
+    Crest_IntArrayParameter<"work-items per workgroup [x, y, z]">:$block);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// `@module` of `@module::@kernel`.
+    ::llvm::StringRef getKernelModule() const {
+      return getKernel().getRootReference().getValue();
+    }
+    /// `@kernel` of `@module::@kernel`.
+    ::llvm::StringRef getKernelName() const {
+      return getKernel().getLeafReference().getValue();
+    }
   }];
 }
 

@@ -39,8 +39,8 @@ def Crest_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("crest.target");
     }
-    /// Name of the attribute codegen puts on a contraction or crest.kernel:
-    /// {kernel = @crest_kernels::@name, grid = [x, y, z], block = [x, y, z]}.
+    /// Name of the `#crest.launch` attribute codegen puts on each host op
+    /// it generated a kernel for (see getLaunch and setLaunch).
     static constexpr ::llvm::StringLiteral getLaunchAttrName() {
       return ::llvm::StringLiteral("crest.launch");
     }

@@ -37,6 +37,14 @@ std::optional<ScalarKind> getScalarKind(mlir::Type type);
 /// null.
 TargetAttr lookupTarget(mlir::Operation *op);
 
+/// The `#crest.launch` of `op` (under CrestDialect::getLaunchAttrName()),
+/// or null.
+LaunchAttr getLaunch(mlir::Operation *op);
+/// Records that `op` runs `kernel` (`@module::@kernel`) on `grid`
+/// workgroups of `block` work-items.
+void setLaunch(mlir::Operation *op, mlir::SymbolRefAttr kernel,
+               llvm::ArrayRef<int64_t> grid, llvm::ArrayRef<int64_t> block);
+
 namespace OpTrait {
 /// Marks elementwise operations (with broadcasting).
 template <typename ConcreteType>

@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CREST_DIALECT_CREST_TRANSFORMS_CONFIGMEASURER_H
-#define CREST_DIALECT_CREST_TRANSFORMS_CONFIGMEASURER_H
+#ifndef CREST_CODEGEN_TRANSFORMS_CONFIGMEASURER_H
+#define CREST_CODEGEN_TRANSFORMS_CONFIGMEASURER_H
 
+#include "crest/Codegen/Transforms/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
-#include "crest/Dialect/Crest/Transforms/Passes.h"
 
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/Error.h"
@@ -57,4 +57,4 @@ createCrestSelectConfigPass(const CrestSelectConfigPassOptions &options,
 
 } // namespace crest
 
-#endif // CREST_DIALECT_CREST_TRANSFORMS_CONFIGMEASURER_H
+#endif // CREST_CODEGEN_TRANSFORMS_CONFIGMEASURER_H

@@ -1,8 +1,8 @@
 //===- VerifyTarget.cpp - Check GPU code against the chip table -----------===//
 
-#include "crest/Pipelines/Passes.h"
+#include "crest/Codegen/Transforms/Passes.h"
 
-#include "crest/Serialize/TargetChecks.h"
+#include "crest/Codegen/Transforms/TargetChecks.h"
 #include "crest/Target/ChipTable.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,7 +10,7 @@
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTVERIFYTARGETPASS
-#include "crest/Pipelines/Passes.h.inc"
+#include "crest/Codegen/Transforms/Passes.h.inc"
 } // namespace crest
 
 using namespace mlir;

@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "crest/Codegen/KernelConfig.h"
+#include "crest/Codegen/Transforms/ConfigMeasurer.h"
+#include "crest/Codegen/Transforms/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Dialect/Crest/IR/Tuning.h"
-#include "crest/Dialect/Crest/Transforms/ConfigMeasurer.h"
-#include "crest/Dialect/Crest/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -21,7 +21,7 @@
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTSELECTCONFIGPASS
-#include "crest/Dialect/Crest/Transforms/Passes.h.inc"
+#include "crest/Codegen/Transforms/Passes.h.inc"
 } // namespace crest
 
 using namespace mlir;

@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CREST_SERIALIZE_TARGETCHECKS_H
-#define CREST_SERIALIZE_TARGETCHECKS_H
+#ifndef CREST_CODEGEN_TRANSFORMS_TARGETCHECKS_H
+#define CREST_CODEGEN_TRANSFORMS_TARGETCHECKS_H
 
 #include "crest/Target/ChipTable.h"
 
@@ -53,11 +53,6 @@ mlir::LogicalResult verifyNoExternalCalls(mlir::Operation *root);
 /// that lower to bare pointers (static shape, identity layout).
 mlir::LogicalResult verifyBarePointerKernels(mlir::Operation *root);
 
-/// Maps a chip and a requested wave size (0: the chip's default) to the
-/// wave size to compile for. Returns 0 when the chip does not support the
-/// requested size.
-unsigned resolveWaveSize(const ChipInfo &chip, unsigned requested);
-
 } // namespace crest
 
-#endif // CREST_SERIALIZE_TARGETCHECKS_H
+#endif // CREST_CODEGEN_TRANSFORMS_TARGETCHECKS_H

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CREST_LIB_DIALECT_CREST_TRANSFORMS_BARRIERANALYSIS_H
-#define CREST_LIB_DIALECT_CREST_TRANSFORMS_BARRIERANALYSIS_H
+#ifndef CREST_LIB_CODEGEN_TRANSFORMS_BARRIERANALYSIS_H
+#define CREST_LIB_CODEGEN_TRANSFORMS_BARRIERANALYSIS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -235,4 +235,4 @@ bool isSingleWave(mlir::gpu::GPUFuncOp func);
 } // namespace barriers
 } // namespace crest
 
-#endif // CREST_LIB_DIALECT_CREST_TRANSFORMS_BARRIERANALYSIS_H
+#endif // CREST_LIB_CODEGEN_TRANSFORMS_BARRIERANALYSIS_H

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "crest/Serialize/TargetChecks.h"
+#include "crest/Codegen/Transforms/TargetChecks.h"
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 
@@ -32,12 +32,6 @@
 
 using namespace mlir;
 using namespace crest;
-
-unsigned crest::resolveWaveSize(const ChipInfo &chip, unsigned requested) {
-  if (requested == 0)
-    return chip.defaultWaveSize;
-  return chip.supportsWaveSize(requested) ? requested : 0;
-}
 
 //===----------------------------------------------------------------------===//
 // Matrix ops

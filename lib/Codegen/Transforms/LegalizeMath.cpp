@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "crest/Pipelines/Passes.h"
+#include "crest/Codegen/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -25,7 +25,7 @@
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTLEGALIZEMATHPASS
-#include "crest/Pipelines/Passes.h.inc"
+#include "crest/Codegen/Transforms/Passes.h.inc"
 } // namespace crest
 
 using namespace mlir;

@@ -8,13 +8,13 @@
 
 #include "BarrierAnalysis.h"
 
-#include "crest/Dialect/Crest/Transforms/Passes.h"
+#include "crest/Codegen/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTVERIFYBARRIERSPASS
-#include "crest/Dialect/Crest/Transforms/Passes.h.inc"
+#include "crest/Codegen/Transforms/Passes.h.inc"
 } // namespace crest
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 
 #include "BarrierAnalysis.h"
 
-#include "crest/Dialect/Crest/Transforms/Passes.h"
+#include "crest/Codegen/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -17,7 +17,7 @@
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTINSERTBARRIERSPASS
-#include "crest/Dialect/Crest/Transforms/Passes.h.inc"
+#include "crest/Codegen/Transforms/Passes.h.inc"
 } // namespace crest
 
 using namespace mlir;

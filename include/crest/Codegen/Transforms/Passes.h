@@ -1,0 +1,26 @@
+//===- Passes.h - Crest's codegen decisions and checks ----------*- C++ -*-===//
+
+#ifndef CREST_CODEGEN_TRANSFORMS_PASSES_H
+#define CREST_CODEGEN_TRANSFORMS_PASSES_H
+
+#include "crest/Dialect/Crest/IR/CrestDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace crest {
+
+#define GEN_PASS_DECL
+#include "crest/Codegen/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "crest/Codegen/Transforms/Passes.h.inc"
+
+} // namespace crest
+
+#endif // CREST_CODEGEN_TRANSFORMS_PASSES_H

@@ -1,0 +1,371 @@
+//===- DataMovement.cpp - ONNX DataMovement converters --------------------===//
+//
+// Shapes and data movement: Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
+// Concat, Split, Slice, Gather, and the constants Shape and Constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+#include "Registry.h"
+
+using namespace crest;
+using namespace crest::onnx_import;
+
+LogicalResult Importer::importReshapeLike() {
+  StringRef op = node->op_type();
+  Value x = input(0);
+  if (!x)
+    return error() << "input #0 is required";
+  ArrayRef<int64_t> in = tensorType(x).getShape();
+  int64_t rank = in.size();
+  SmallVector<int64_t> shape;
+  if (op == "Reshape") {
+    if (failed(expectInputs(2, 2)) || failed(checkAttributes({"allowzero"})))
+      return failure();
+    FailureOr<SmallVector<int64_t>> given = getConstantInts(input(1), "shape");
+    if (failed(given))
+      return failure();
+    bool allowZero = intAttr("allowzero", 0);
+    int64_t inferred = -1, known = 1;
+    for (auto [i, dim] : llvm::enumerate(*given)) {
+      if (dim == 0 && !allowZero) {
+        if (int64_t(i) >= rank)
+          return error() << "shape entry " << i
+                         << " is 0 (copy) but the input has rank " << rank;
+        dim = in[i];
+      }
+      if (dim == -1) {
+        if (inferred >= 0)
+          return error() << "shape has more than one -1";
+        inferred = i;
+        shape.push_back(1);
+        continue;
+      }
+      if (dim < 0)
+        return error() << "shape entry " << i << " is " << dim;
+      shape.push_back(dim);
+      known *= dim;
+    }
+    if (inferred >= 0) {
+      if (known == 0 || product(in) % known)
+        return error() << "cannot infer the -1 in shape: "
+                       << product(in) << " elements are not a multiple of "
+                       << known;
+      shape[inferred] = product(in) / known;
+    }
+  } else if (op == "Flatten") {
+    if (failed(expectInputs(1, 1)) || failed(checkAttributes({"axis"})))
+      return failure();
+    int64_t axis = intAttr("axis", 1);
+    if (axis < -rank || axis > rank)
+      return error() << "axis " << axis << " is out of range for rank " << rank;
+    if (axis < 0)
+      axis += rank;
+    shape = {product(in.take_front(axis)), product(in.drop_front(axis))};
+  } else {
+    // Squeeze / Unsqueeze: axes from the attribute (opset < 13) or input.
+    if (failed(expectInputs(1, 2)) || failed(checkAttributes({"axes"})))
+      return failure();
+    SmallVector<int64_t> axes;
+    if (input(1)) {
+      FailureOr<SmallVector<int64_t>> given = getConstantInts(input(1), "axes");
+      if (failed(given))
+        return failure();
+      axes = *given;
+    } else if (std::optional<SmallVector<int64_t>> attr = intsAttr("axes")) {
+      axes = *attr;
+    }
+    if (op == "Squeeze") {
+      SmallVector<int64_t> normalized;
+      for (int64_t a : axes) {
+        FailureOr<int64_t> n = normalizeAxis(a, rank);
+        if (failed(n))
+          return failure();
+        if (in[*n] != 1)
+          return error() << "cannot squeeze dimension " << *n << " of size "
+                         << in[*n];
+        normalized.push_back(*n);
+      }
+      for (int64_t d = 0; d < rank; ++d)
+        if (axes.empty() ? in[d] != 1 : !llvm::is_contained(normalized, d))
+          shape.push_back(in[d]);
+    } else {
+      int64_t outRank = rank + axes.size();
+      SmallVector<int64_t> normalized;
+      for (int64_t a : axes) {
+        if (a < -outRank || a >= outRank)
+          return error() << "axis " << a << " is out of range for rank "
+                         << outRank;
+        int64_t n = a < 0 ? a + outRank : a;
+        if (llvm::is_contained(normalized, n))
+          return error() << "axis " << a << " is repeated";
+        normalized.push_back(n);
+      }
+      unsigned next = 0;
+      for (int64_t d = 0; d < outRank; ++d)
+        shape.push_back(llvm::is_contained(normalized, d) ? 1 : in[next++]);
+    }
+  }
+  if (product(shape) != product(in))
+    return error() << "cannot reshape " << formatShape(in) << " to "
+                   << formatShape(shape);
+  return setOutput(0, reshape(x, shape));
+}
+
+LogicalResult Importer::importTranspose() {
+  if (failed(expectInputs(1, 1)) || failed(checkAttributes({"perm"})))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(input(0)).getShape();
+  SmallVector<int64_t> perm;
+  if (std::optional<SmallVector<int64_t>> p = intsAttr("perm"))
+    perm = *p;
+  else
+    for (int64_t d = in.size() - 1; d >= 0; --d)
+      perm.push_back(d);
+  SmallVector<int64_t> shape;
+  SmallVector<bool> seen(in.size(), false);
+  for (int64_t d : perm) {
+    if (d < 0 || d >= int64_t(in.size()) || seen[d] ||
+        perm.size() != in.size())
+      return error() << "perm is not a permutation of the input's "
+                     << in.size() << " dimensions";
+    seen[d] = true;
+    shape.push_back(in[d]);
+  }
+  auto type = RankedTensorType::get(shape, tensorType(input(0)).getElementType());
+  return setOutput(0, TransposeOp::create(builder, loc, type, input(0),
+                                          builder.getDenseI64ArrayAttr(perm)));
+}
+
+LogicalResult Importer::importConcat() {
+  if (failed(expectInputs(1, 1024)) || failed(checkAttributes({"axis"})))
+    return failure();
+  RankedTensorType first = tensorType(input(0));
+  FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), first.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[*axis] = 0;
+  for (Value v : inputs) {
+    RankedTensorType t = tensorType(v);
+    if (t.getRank() != first.getRank() ||
+        t.getElementType() != first.getElementType())
+      return error() << "inputs differ in rank or element type";
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (d != *axis && t.getDimSize(d) != first.getDimSize(d))
+        return error() << "inputs differ in dimension " << d;
+    shape[*axis] += t.getDimSize(*axis);
+  }
+  if (inputs.size() == 1)
+    return setOutput(0, input(0));
+  auto type = RankedTensorType::get(shape, first.getElementType());
+  return setOutput(0, ConcatOp::create(builder, loc, type, inputs,
+                                       builder.getI64IntegerAttr(*axis)));
+}
+
+LogicalResult Importer::importSplit() {
+  if (failed(expectInputs(1, 2)) ||
+      failed(checkAttributes({"axis", "split", "num_outputs"})))
+    return failure();
+  Value x = input(0);
+  ArrayRef<int64_t> in = tensorType(x).getShape();
+  FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), in.size());
+  if (failed(axis))
+    return failure();
+  int64_t outputs = node->output_size();
+  SmallVector<int64_t> sizes;
+  if (input(1)) {
+    FailureOr<SmallVector<int64_t>> v = getConstantInts(input(1), "split");
+    if (failed(v))
+      return failure();
+    sizes = *v;
+  } else if (std::optional<SmallVector<int64_t>> a = intsAttr("split")) {
+    sizes = *a;
+  } else {
+    int64_t parts = intAttr("num_outputs", outputs);
+    int64_t each = (in[*axis] + parts - 1) / parts;
+    for (int64_t i = 0, left = in[*axis]; i < parts; ++i, left -= each)
+      sizes.push_back(std::min(each, left));
+  }
+  if (int64_t(sizes.size()) != outputs)
+    return error() << "split has " << sizes.size() << " parts for " << outputs
+                   << " outputs";
+  if (llvm::any_of(sizes, [](int64_t s) { return s <= 0; }) ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != in[*axis])
+    return error() << "split sizes do not add up to " << in[*axis]
+                   << " or are not positive";
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    SmallVector<int64_t> offsets(in.size(), 0), shape(in);
+    offsets[*axis] = offset;
+    shape[*axis] = size;
+    offset += size;
+    Value part = SliceOp::create(
+        builder, loc, RankedTensorType::get(shape, tensorType(x).getElementType()),
+        x, builder.getDenseI64ArrayAttr(offsets), DenseI64ArrayAttr());
+    if (failed(setOutput(i, part)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Importer::importSlice() {
+  if (failed(expectInputs(1, 5)) ||
+      failed(checkAttributes({"axes", "ends", "starts"})))
+    return failure();
+  Value x = input(0);
+  ArrayRef<int64_t> in = tensorType(x).getShape();
+  int64_t rank = in.size();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  auto read = [&](unsigned index, StringRef name,
+                  SmallVector<int64_t> &out) -> LogicalResult {
+    if (input(index)) {
+      FailureOr<SmallVector<int64_t>> v = getConstantInts(input(index), name);
+      if (failed(v))
+        return failure();
+      out = *v;
+    } else if (std::optional<SmallVector<int64_t>> a = intsAttr(name)) {
+      out = *a;
+    }
+    return success();
+  };
+  if (failed(read(1, "starts", starts)) || failed(read(2, "ends", ends)) ||
+      failed(read(3, "axes", axes)) || failed(read(4, "steps", steps)))
+    return failure();
+  if (starts.size() != ends.size())
+    return error() << "starts and ends have different lengths";
+  if (axes.empty())
+    for (int64_t d = 0; d < int64_t(starts.size()); ++d)
+      axes.push_back(d);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (axes.size() != starts.size() || steps.size() != starts.size())
+    return error() << "starts, ends, axes and steps have different lengths";
+  SmallVector<int64_t> offsets(rank, 0), strides(rank, 1), shape(in);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    FailureOr<int64_t> axis = normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    int64_t dim = in[*axis], step = steps[i];
+    if (step <= 0)
+      return error() << "step " << step
+                     << " is not supported; Crest slices with positive steps";
+    auto clampIndex = [&](int64_t v) {
+      if (v < 0)
+        v += dim;
+      return std::clamp<int64_t>(v, 0, dim);
+    };
+    int64_t start = clampIndex(starts[i]), end = clampIndex(ends[i]);
+    int64_t size = end > start ? (end - start + step - 1) / step : 0;
+    if (size == 0)
+      return error() << "the slice of axis " << *axis
+                     << " is empty; Crest does not support empty tensors";
+    offsets[*axis] = start;
+    strides[*axis] = step;
+    shape[*axis] = size;
+  }
+  auto resultType =
+      RankedTensorType::get(shape, tensorType(x).getElementType());
+  bool unitStrides = llvm::all_of(strides, [](int64_t s) { return s == 1; });
+  Value result = SliceOp::create(
+      builder, loc, resultType, x, builder.getDenseI64ArrayAttr(offsets),
+      unitStrides ? DenseI64ArrayAttr()
+                  : builder.getDenseI64ArrayAttr(strides));
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importGather() {
+  if (failed(expectInputs(2, 2)) || failed(checkAttributes({"axis"})))
+    return failure();
+  Value data = input(0), indices = input(1);
+  RankedTensorType dt = tensorType(data), it = tensorType(indices);
+  if (!it.getElementType().isInteger(32) &&
+      !it.getElementType().isInteger(64))
+    return error() << "indices must be int32 or int64";
+  FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), dt.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(dt.getShape().take_front(*axis));
+  llvm::append_range(shape, it.getShape());
+  llvm::append_range(shape, dt.getShape().drop_front(*axis + 1));
+  auto type = RankedTensorType::get(shape, dt.getElementType());
+  return setOutput(0, GatherOp::create(builder, loc, type, data, indices,
+                                       builder.getI64IntegerAttr(*axis)));
+}
+
+LogicalResult Importer::importShape() {
+  if (failed(expectInputs(1, 1)) || failed(checkAttributes({"start", "end"})))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(input(0)).getShape();
+  int64_t rank = in.size();
+  int64_t start = intAttr("start", 0), end = intAttr("end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  SmallVector<int64_t> dims(in.begin() + start,
+                            in.begin() + std::max(start, end));
+  auto type = RankedTensorType::get({int64_t(dims.size())},
+                                    builder.getI64Type());
+  return setOutput(0, materialize(DenseElementsAttr::get(
+                          type, ArrayRef<int64_t>(dims))));
+}
+
+LogicalResult Importer::importConstant() {
+  if (failed(expectInputs(0, 0)))
+    return failure();
+  if (node->attribute_size() != 1)
+    return error() << "must have exactly one attribute";
+  const onnx::AttributeProto &attr = node->attribute(0);
+  Type f32 = builder.getF32Type(), i64 = builder.getI64Type();
+  DenseElementsAttr value;
+  if (attr.name() == "value") {
+    FailureOr<DenseElementsAttr> t = convertTensor(attr.t(), "value");
+    if (failed(t))
+      return failure();
+    value = *t;
+  } else if (attr.name() == "value_float") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, f32),
+                                   builder.getF32FloatAttr(attr.f()));
+  } else if (attr.name() == "value_int") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, i64),
+                                   builder.getI64IntegerAttr(attr.i()));
+  } else if (attr.name() == "value_floats") {
+    SmallVector<float> v(attr.floats().begin(), attr.floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, f32), ArrayRef<float>(v));
+  } else if (attr.name() == "value_ints") {
+    SmallVector<int64_t> v(attr.ints().begin(), attr.ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, i64), ArrayRef<int64_t>(v));
+  } else {
+    return error() << "attribute '" << attr.name()
+                   << "' is not supported (supported: value, value_float, "
+                      "value_int, value_floats, value_ints)";
+  }
+  return setOutput(0, materialize(value));
+}
+
+void crest::onnx_import::registerDataMovementConverters(
+    OnnxConverterRegistry &registry) {
+  registry.add("Reshape", 1, kNewestOpset,
+               [](Importer &im) { return im.importReshapeLike(); });
+  registry.add("Flatten", 1, kNewestOpset,
+               [](Importer &im) { return im.importReshapeLike(); });
+  registry.add("Squeeze", 1, kNewestOpset,
+               [](Importer &im) { return im.importReshapeLike(); });
+  registry.add("Unsqueeze", 1, kNewestOpset,
+               [](Importer &im) { return im.importReshapeLike(); });
+  registry.add("Transpose", 1, kNewestOpset,
+               [](Importer &im) { return im.importTranspose(); });
+  registry.add("Concat", 1, kNewestOpset,
+               [](Importer &im) { return im.importConcat(); });
+  registry.add("Split", 1, kNewestOpset,
+               [](Importer &im) { return im.importSplit(); });
+  registry.add("Slice", 1, kNewestOpset,
+               [](Importer &im) { return im.importSlice(); });
+  registry.add("Gather", 1, kNewestOpset,
+               [](Importer &im) { return im.importGather(); });
+  registry.add("Shape", 1, kNewestOpset,
+               [](Importer &im) { return im.importShape(); });
+  registry.add("Constant", 1, kNewestOpset,
+               [](Importer &im) { return im.importConstant(); });
+}

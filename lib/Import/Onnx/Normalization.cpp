@@ -1,0 +1,197 @@
+//===- Normalization.cpp - ONNX Normalization converters ------------------===//
+//
+// Softmax, LayerNormalization and BatchNormalization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+#include "Registry.h"
+
+using namespace crest;
+using namespace crest::onnx_import;
+
+LogicalResult Importer::importSoftmax() {
+  if (failed(expectInputs(1, 1)) || failed(checkAttributes({"axis"})))
+    return failure();
+  Value x = input(0);
+  if (failed(expectFloat(x, "input")))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(x).getShape();
+  int64_t rank = in.size();
+  FailureOr<int64_t> axis =
+      normalizeAxis(intAttr("axis", opset >= 13 ? -1 : 1), rank);
+  if (failed(axis))
+    return failure();
+  if (opset >= 13 || *axis == rank - 1) {
+    Value result = SoftmaxOp::create(builder, loc, tensorType(x), x,
+                                     builder.getI64IntegerAttr(*axis));
+    return setOutput(0, result);
+  }
+  // Before opset 13 the input is flattened to 2-D at `axis`.
+  SmallVector<int64_t> flat = {product(in.take_front(*axis)),
+                               product(in.drop_front(*axis))};
+  Value flattened = reshape(x, flat);
+  Value result = SoftmaxOp::create(builder, loc, tensorType(flattened),
+                                   flattened, builder.getI64IntegerAttr(1));
+  return setOutput(0, reshape(result, in));
+}
+
+LogicalResult Importer::importLayerNorm() {
+  if (failed(expectInputs(2, 3)) ||
+      failed(checkAttributes({"axis", "epsilon", "stash_type"})))
+    return failure();
+  if (intAttr("stash_type", 1) != 1)
+    return error() << "stash_type must be 1 (float32 statistics)";
+  Value x = input(0), scale = input(1), bias = input(2);
+  if (failed(expectFloat(x, "X")))
+    return failure();
+  int64_t rank = tensorType(x).getRank();
+  FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> normalized = tensorType(x).getShape().drop_front(*axis);
+  Type element = tensorType(x).getElementType();
+  auto fit = [&](Value v, StringRef name) -> FailureOr<Value> {
+    ArrayRef<int64_t> shape = tensorType(v).getShape();
+    FailureOr<SmallVector<int64_t>> b = broadcastShape(v, x);
+    if (failed(b))
+      return failure();
+    if (product(shape) != product(normalized) &&
+        product(shape) != 1)
+      return error() << name << " of shape " << formatShape(shape)
+                     << " does not match the normalized dimensions "
+                     << formatShape(normalized);
+    if (product(shape) == 1 && product(normalized) != 1) {
+      // A scalar scale or bias: expand it.
+      DenseElementsAttr attr;
+      if (!matchPattern(v, m_Constant(&attr)))
+        return error() << name << " must have the normalized shape "
+                       << formatShape(normalized);
+      return materialize(DenseElementsAttr::get(
+          RankedTensorType::get(normalized, attr.getElementType()),
+          attr.getSplatValue<Attribute>()));
+    }
+    return reshape(convert(v, element), normalized);
+  };
+  FailureOr<Value> s = fit(scale, "Scale");
+  if (failed(s))
+    return failure();
+  Value b;
+  if (bias) {
+    FailureOr<Value> fitted = fit(bias, "B");
+    if (failed(fitted))
+      return failure();
+    b = *fitted;
+  }
+  float epsilon = floatAttr("epsilon", 1e-5f);
+  Value result = LayerNormOp::create(
+      builder, loc, tensorType(x), x, *s, b, builder.getI64IntegerAttr(*axis),
+      builder.getF32FloatAttr(epsilon));
+  if (failed(setOutput(0, result)))
+    return failure();
+  // The optional Mean and InvStdDev outputs (shape X.shape[:axis] + ones):
+  // mean = reduce_mean(x), inv_std = (reduce_mean((x - mean)^2) + eps)^-0.5.
+  bool wantStats = false;
+  for (int i = 1; i < node->output_size(); ++i)
+    wantStats |= !node->output(i).empty();
+  if (!wantStats)
+    return success();
+  SmallVector<int64_t> dims, statShape(tensorType(x).getShape());
+  for (int64_t d = *axis; d < rank; ++d) {
+    dims.push_back(d);
+    statShape[d] = 1;
+  }
+  auto statType = RankedTensorType::get(statShape, element);
+  auto scalar = [&](double v) {
+    return materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, element),
+        builder.getFloatAttr(element, v)));
+  };
+  Value mean = ReduceMeanOp::create(builder, loc, statType, x,
+                                    builder.getDenseI64ArrayAttr(dims), true);
+  FailureOr<Value> centered = binary<SubOp>(x, mean);
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> squared = binary<MulOp>(*centered, *centered);
+  if (failed(squared))
+    return failure();
+  Value variance = ReduceMeanOp::create(
+      builder, loc, statType, *squared, builder.getDenseI64ArrayAttr(dims),
+      true);
+  FailureOr<Value> shifted = binary<AddOp>(variance, scalar(epsilon));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> invStd = binary<PowOp>(*shifted, scalar(-0.5));
+  if (failed(invStd) || failed(setOutput(1, mean)))
+    return failure();
+  return setOutput(2, *invStd);
+}
+
+LogicalResult Importer::importBatchNorm() {
+  if (failed(expectInputs(5, 5)) ||
+      failed(checkAttributes(
+          {"epsilon", "momentum", "training_mode", "spatial", "is_test"})))
+    return failure();
+  if (intAttr("training_mode", 0))
+    return error() << "training_mode = 1 is not supported (inference only)";
+  for (int i = 1; i < node->output_size(); ++i)
+    if (!node->output(i).empty())
+      return error() << "the running mean and variance outputs are not "
+                        "supported (inference only)";
+  Value x = input(0);
+  if (failed(expectFloat(x, "X")))
+    return failure();
+  RankedTensorType xt = tensorType(x);
+  if (xt.getRank() < 2)
+    return error() << "X must have rank 2 or more, got rank " << xt.getRank();
+  int64_t channels = xt.getDimSize(1);
+  // Per-channel parameters broadcast as [C, 1, ..., 1].
+  SmallVector<int64_t> paramShape(xt.getRank() - 1, 1);
+  paramShape[0] = channels;
+  SmallVector<Value> params;
+  for (unsigned i = 1; i < 5; ++i) {
+    RankedTensorType t = tensorType(input(i));
+    if (t.getRank() != 1 || t.getDimSize(0) != channels)
+      return error() << "input #" << i << " has shape "
+                     << formatShape(t.getShape()) << ", expected " << channels;
+    params.push_back(
+        reshape(convert(input(i), xt.getElementType()), paramShape));
+  }
+  // y = (x - mean) * (scale * (var + eps)^-0.5) + bias; on constant
+  // parameters the factor folds at import time.
+  Type element = xt.getElementType();
+  auto scalar = [&](double v) {
+    return materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, element), builder.getFloatAttr(element, v)));
+  };
+  FailureOr<Value> shifted =
+      binary<AddOp>(params[3], scalar(floatAttr("epsilon", 1e-5f)));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> invStd = binary<PowOp>(*shifted, scalar(-0.5));
+  if (failed(invStd))
+    return failure();
+  FailureOr<Value> factor = binary<MulOp>(params[0], *invStd);
+  if (failed(factor))
+    return failure();
+  FailureOr<Value> centered = binary<SubOp>(x, params[2]);
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> scaled = binary<MulOp>(*centered, *factor);
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> result = binary<AddOp>(*scaled, params[1]);
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
+}
+
+void crest::onnx_import::registerNormalizationConverters(
+    OnnxConverterRegistry &registry) {
+  registry.add("Softmax", 1, kNewestOpset,
+               [](Importer &im) { return im.importSoftmax(); });
+  registry.add("LayerNormalization", 1, kNewestOpset,
+               [](Importer &im) { return im.importLayerNorm(); });
+  registry.add("BatchNormalization", 1, kNewestOpset,
+               [](Importer &im) { return im.importBatchNorm(); });
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Runs the ```sh examples of a guide that mention a given word.
+
+usage: run-doc-commands.py BIN_DIR SRC_ROOT GUIDE WORD WORK_DIR
+
+Each matching block runs as one `sh -e` script in WORK_DIR, with BIN_DIR
+first on PATH and SRC_ROOT's examples/ linked into WORK_DIR (the guides
+name files relative to the checkout). Prints the block's line, its output
+and whether it succeeded; exits 1 if any failed or none matched.
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def main(bin_dir, src_root, guide, word, work_dir):
+    os.makedirs(work_dir, exist_ok=True)
+    examples = os.path.join(work_dir, "examples")
+    if not os.path.exists(examples):
+        os.symlink(os.path.join(src_root, "examples"), examples)
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+    text = open(os.path.join(src_root, guide), encoding="utf-8").read()
+    ran = failed = 0
+    for match in re.finditer(r"```sh\n(.*?)```", text, re.S):
+        script = match.group(1)
+        if word not in script or script.lstrip().startswith("$"):
+            continue
+        line = text.count("\n", 0, match.start()) + 2
+        result = subprocess.run(["sh", "-e", "-c", script], cwd=work_dir,
+                                env=env, text=True, capture_output=True)
+        ran += 1
+        sys.stdout.write(result.stdout)
+        status = "ok" if result.returncode == 0 else "FAILED"
+        print(f"{guide}:{line}: {status}")
+        if result.returncode != 0:
+            failed += 1
+            sys.stderr.write(result.stderr)
+    print(f"{ran} examples run, {failed} failed")
+    return 1 if failed or ran == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

@@ -29,7 +29,8 @@
 //   add/sub: t(a) + t(b); mul: |a| t(b) + |b| t(a) + t(a) t(b);
 //   div: (t(a) + |y| t(b)) / (|b| - t(b));
 //   max/min/relu/neg/abs/clip: the operands' largest t; hardsigmoid
-//     |alpha| t; pow: |b a^(b-1)| t(a) + |y ln a| t(b) + 8 u_c |y|;
+//     |alpha| t; pow: |b a^(b-1)| t(a) + |y ln a| t(b)
+//     + (2 |b log2 |a|| + 8) u_c |y|;
 //   transcendentals (exp, sigmoid, tanh, erf, gelu): L t(x) with L a bound
 //     of |f'| near x, + 8 u_c (|y| + |x|) for the kernels' polynomial
 //     approximations; sqrt: L t(x) (correctly rounded); hardswish: 1.5 t
@@ -64,7 +65,8 @@
 // Elements whose bound is already tighter keep it; exact (integer, data
 // movement) elements keep t = 0.
 //
-// An element passes if |got - want| <= t (NaN only matches NaN).
+// An element passes if it equals the reference exactly or |got - want| <= t
+// (NaN only matches NaN, whatever its tolerance).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,6 +136,10 @@ struct Comparison {
   double worstGot = 0, worstWant = 0, worstTolerance = 0;
   bool passed() const { return failures == 0; }
 };
+
+/// The reference values of `tensor` encoded in its element type (NaN as the
+/// canonical quiet NaN of its sign), e.g. to write them to a file.
+HostTensor encodeReference(const RefTensor &tensor);
 
 Comparison compareTensor(llvm::StringRef name, const RefTensor &want,
                          const HostTensor &got);

@@ -128,6 +128,8 @@ TEST(ScalarSemantics, Fp8Encodings) {
   EXPECT_EQ(encodeFp8(kNaN, ocp5, true), 0x7e);
   EXPECT_EQ(encodeFp8(-kNaN, ocp4, true), 0xff);
   EXPECT_EQ(encodeFp8(-0.0, fnuz4, true), 0x00);
+  EXPECT_EQ(encodeFp8(-1e-10, fnuz4, false), 0x00);
+  EXPECT_EQ(encodeFp8(-1e-10, ocp4, false), 0x80);
   EXPECT_EQ(encodeFp8(-0.0, ocp4, true), 0x80);
   // Every non-NaN encoding round-trips.
   for (const llvm::fltSemantics *s : {&fnuz4, &fnuz5, &ocp4, &ocp5})

@@ -3,6 +3,7 @@
 #include "ElementwiseEmitter.h"
 
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Semantics/Scalar.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -42,6 +43,21 @@ Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to) {
   unsigned fromBits = from.getIntOrFloatBitWidth();
   unsigned toBits = to.getIntOrFloatBitWidth();
   if (fromFloat && toFloat) {
+    if (toBits == 8) {
+      // fp8 saturates (crest/Semantics/Scalar.h): clamp to +-largest, in
+      // f32 so that the bound is exact, then round. NaN stays NaN (the
+      // clamps propagate it); infinities clamp too.
+      if (fromBits < 32) {
+        fromType = withElementType(fromType, b.getF32Type());
+        v = arith::ExtFOp::create(b, loc, fromType, v);
+      }
+      double largest = sem::getLargest(cast<FloatType>(to).getFloatSemantics());
+      Value c = arith::MinimumFOp::create(b, loc, v,
+                                          constant(b, loc, fromType, largest));
+      c = arith::MaximumFOp::create(b, loc, c,
+                                    constant(b, loc, fromType, -largest));
+      return arith::TruncFOp::create(b, loc, toType, c);
+    }
     if (fromBits < toBits)
       return arith::ExtFOp::create(b, loc, toType, v);
     if (fromBits > toBits)
@@ -127,8 +143,49 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
   else if (isa<MinOp>(op))
     r = isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
                 : arith::MinSIOp::create(b, loc, x, y).getResult();
-  else if (isa<PowOp>(op))
-    r = math::PowFOp::create(b, loc, x, y);
+  else if (isa<PowOp>(op)) {
+    // MLIR's powf expansion (exp2(y log2 |x|) with sign fix-ups) misses
+    // C99's special cases, which the scalar core (std::pow) has: pow(x, 0)
+    // = pow(1, y) = 1 even for NaN, pow(x, 1) = x, and for y = +-inf: 1
+    // when |x| = 1, else +inf or +0 by whether |x| > 1 and y > 0 agree.
+    using P = arith::CmpFPredicate;
+    auto cmp = [&](P p, Value l, Value rr) -> Value {
+      return arith::CmpFOp::create(b, loc, p, l, rr);
+    };
+    Value inf = cst(INFINITY), one = cst(1.0), zero = cst(0.0);
+    Value absX = math::AbsFOp::create(b, loc, x);
+    Value absY = math::AbsFOp::create(b, loc, y);
+    // A negative base: |x|^y, negated for odd integer y (copysign keeps
+    // -0 and -inf right), NaN for a finite base and a non-integer y. (The
+    // expansion tests integrality through an integer conversion that fails
+    // for |y| >= 2^31.) Integers of 2^24 and beyond are all even in f32.
+    r = math::PowFOp::create(b, loc, absX, y);
+    Value isInt = cmp(P::OEQ, math::TruncOp::create(b, loc, y), y);
+    Value halfY = arith::MulFOp::create(b, loc, y, cst(0.5));
+    Value isOdd = arith::AndIOp::create(
+        b, loc, isInt,
+        cmp(P::ONE, math::TruncOp::create(b, loc, halfY), halfY));
+    r = arith::SelectOp::create(b, loc, isOdd,
+                                math::CopySignOp::create(b, loc, r, x), r);
+    Value finiteNegative = arith::AndIOp::create(
+        b, loc, cmp(P::OLT, x, zero), cmp(P::ONE, absX, inf));
+    Value invalid = arith::AndIOp::create(
+        b, loc, finiteNegative,
+        cmp(P::UNE, math::TruncOp::create(b, loc, y), y));
+    r = arith::SelectOp::create(b, loc, invalid, cst(NAN), r);
+    Value grows = arith::XOrIOp::create(b, loc, cmp(P::OLT, absX, one),
+                                        cmp(P::OGT, y, zero));
+    Value infResult = arith::SelectOp::create(
+        b, loc, cmp(P::OEQ, absX, one), one,
+        arith::SelectOp::create(b, loc, grows, inf, zero));
+    Value yInf = arith::AndIOp::create(b, loc, cmp(P::OEQ, absY, inf),
+                                       cmp(P::ORD, x, x));
+    r = arith::SelectOp::create(b, loc, yInf, infResult, r);
+    r = arith::SelectOp::create(b, loc, cmp(P::OEQ, y, one), x, r);
+    Value isOne = arith::OrIOp::create(b, loc, cmp(P::OEQ, y, zero),
+                                       cmp(P::OEQ, x, one));
+    r = arith::SelectOp::create(b, loc, isOne, one, r);
+  }
   else if (isa<ReluOp>(op))
     r = arith::MaximumFOp::create(b, loc, x, cst(0.0));
   else if (isa<NegOp>(op))

@@ -1,8 +1,12 @@
 //===- ElementwiseEmitter.h - Crest elementwise ops on scalars/vectors ----===//
 //
 // Emits the arith/math computation of one crest elementwise operation on
-// scalars or 1-D vectors (one lane per tensor element), as used by the
-// kernels of crest-lower-ops-to-gpu.
+// scalars or 1-D vectors (one lane per tensor element). The one emitter of
+// elementwise semantics on the device: standalone kernels
+// (crest-lower-ops-to-gpu) and the fused epilogues of contractions
+// (crest-lower-to-gpu) both call it, and it implements the rules of the
+// scalar core (crest/Semantics/Scalar.h) that the reference evaluator and
+// the folders evaluate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +28,10 @@ mlir::Value constant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                      double value);
 
 /// Converts `v` element by element to `to` with crest.cast's semantics:
-/// float to float rounds to nearest even, float to integer truncates toward
-/// zero and saturates (NaN gives 0), integer to float rounds to nearest
-/// even, integer narrowing saturates.
+/// float to float rounds to nearest even (to fp8: saturating, infinities
+/// included), float to integer truncates toward zero and saturates (NaN
+/// gives 0), integer to float rounds to nearest even, integer narrowing
+/// saturates.
 mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value v, mlir::Type to);
 

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementwiseEmitter.h"
+
 #include "crest/Codegen/KernelConfig.h"
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
@@ -576,131 +578,19 @@ SmallVector<Value> KernelBuilder::resultCoords(Value i, Value j) {
 // Epilogue
 //===----------------------------------------------------------------------===//
 
+// The epilogue computes with the same emitter as standalone elementwise
+// kernels (ElementwiseEmitter.cpp), so a fused op and its standalone kernel
+// follow the same rules (crest/Semantics/Scalar.h): compute type, rounding
+// of each op to its result type, cast saturation, NaN -> 0 for integers.
+
 Value KernelBuilder::convert(Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
-  if (fromFloat && toFloat)
-    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-               ? arith::ExtFOp::create(b, to, v).getResult()
-               : arith::TruncFOp::create(b, to, v).getResult();
-  if (!fromFloat && toFloat)
-    return arith::SIToFPOp::create(b, to, v);
-  if (fromFloat && !toFloat) {
-    // Saturating, truncating toward zero.
-    unsigned bits = to.getIntOrFloatBitWidth();
-    double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
-    Value c = arith::MaximumFOp::create(
-        b, v, arith::ConstantOp::create(b, from, b.getFloatAttr(from, lo)));
-    c = arith::MinimumFOp::create(
-        b, c, arith::ConstantOp::create(b, from, b.getFloatAttr(from, hi)));
-    return arith::FPToSIOp::create(b, to, c);
-  }
-  unsigned fromBits = from.getIntOrFloatBitWidth();
-  unsigned toBits = to.getIntOrFloatBitWidth();
-  if (fromBits < toBits)
-    return arith::ExtSIOp::create(b, to, v);
-  // i32 -> i8 saturates to the target range, as quantized outputs expect.
-  Value lo = arith::ConstantOp::create(
-      b, from, b.getIntegerAttr(from, -(int64_t(1) << (toBits - 1))));
-  Value hi = arith::ConstantOp::create(
-      b, from, b.getIntegerAttr(from, (int64_t(1) << (toBits - 1)) - 1));
-  Value c = arith::MaxSIOp::create(b, arith::MinSIOp::create(b, v, hi), lo);
-  return arith::TruncIOp::create(b, to, c);
+  return codegen::convertElements(b, b.getLoc(), v, to);
 }
 
 FailureOr<Value> KernelBuilder::emitElementwise(Operation *op,
                                                 ArrayRef<Value> operands,
                                                 Type elt) {
-  auto cst = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, elt, b.getFloatAttr(elt, v));
-  };
-  bool isFloat = isa<FloatType>(elt);
-  Value x = operands.empty() ? Value() : operands[0];
-  Value y = operands.size() > 1 ? operands[1] : Value();
-  if (isa<AddOp>(op))
-    return isFloat ? arith::AddFOp::create(b, x, y).getResult()
-                   : arith::AddIOp::create(b, x, y).getResult();
-  if (isa<SubOp>(op))
-    return isFloat ? arith::SubFOp::create(b, x, y).getResult()
-                   : arith::SubIOp::create(b, x, y).getResult();
-  if (isa<MulOp>(op))
-    return isFloat ? arith::MulFOp::create(b, x, y).getResult()
-                   : arith::MulIOp::create(b, x, y).getResult();
-  if (isa<DivOp>(op))
-    return arith::DivFOp::create(b, x, y).getResult();
-  if (isa<MaxOp>(op))
-    return isFloat ? arith::MaximumFOp::create(b, x, y).getResult()
-                   : arith::MaxSIOp::create(b, x, y).getResult();
-  if (isa<MinOp>(op))
-    return isFloat ? arith::MinimumFOp::create(b, x, y).getResult()
-                   : arith::MinSIOp::create(b, x, y).getResult();
-  if (isa<PowOp>(op))
-    return math::PowFOp::create(b, x, y).getResult();
-  if (isa<ReluOp>(op))
-    return arith::MaximumFOp::create(b, x, cst(0.0)).getResult();
-  if (isa<NegOp>(op))
-    return arith::NegFOp::create(b, x).getResult();
-  if (isa<AbsOp>(op))
-    return math::AbsFOp::create(b, x).getResult();
-  if (isa<ExpOp>(op))
-    return math::ExpOp::create(b, x).getResult();
-  if (isa<SqrtOp>(op))
-    return math::SqrtOp::create(b, x).getResult();
-  if (isa<TanhOp>(op))
-    return math::TanhOp::create(b, x).getResult();
-  if (isa<ErfOp>(op))
-    return math::ErfOp::create(b, x).getResult();
-  if (isa<SigmoidOp>(op)) {
-    Value e = math::ExpOp::create(b, arith::NegFOp::create(b, x));
-    return arith::DivFOp::create(b, cst(1.0),
-                                 arith::AddFOp::create(b, cst(1.0), e))
-        .getResult();
-  }
-  if (auto hs = dyn_cast<HardSigmoidOp>(op)) {
-    Value v = arith::AddFOp::create(
-        b, arith::MulFOp::create(b, cst(hs.getAlpha().convertToDouble()), x),
-        cst(hs.getBeta().convertToDouble()));
-    return arith::MaximumFOp::create(b, cst(0.0),
-                                     arith::MinimumFOp::create(b, cst(1.0), v))
-        .getResult();
-  }
-  if (isa<HardSwishOp>(op)) {
-    Value v = arith::AddFOp::create(b, x, cst(3.0));
-    v = arith::MaximumFOp::create(b, cst(0.0),
-                                  arith::MinimumFOp::create(b, cst(6.0), v));
-    return arith::DivFOp::create(b, arith::MulFOp::create(b, x, v), cst(6.0))
-        .getResult();
-  }
-  if (auto clip = dyn_cast<ClipOp>(op)) {
-    Value v = x;
-    if (auto lo = clip.getMin())
-      v = arith::MaximumFOp::create(b, v, cst(lo->convertToDouble()));
-    if (auto hi = clip.getMax())
-      v = arith::MinimumFOp::create(b, v, cst(hi->convertToDouble()));
-    return v;
-  }
-  if (auto gelu = dyn_cast<GeluOp>(op)) {
-    Value half = arith::MulFOp::create(b, cst(0.5), x);
-    Value inner;
-    if (gelu.getApproximate() == GeluApproximation::Tanh) {
-      Value x3 = arith::MulFOp::create(b, x, arith::MulFOp::create(b, x, x));
-      Value u = arith::AddFOp::create(
-          b, x, arith::MulFOp::create(b, cst(0.044715), x3));
-      inner = math::TanhOp::create(
-          b, arith::MulFOp::create(b, cst(0.7978845608028654), u));
-    } else {
-      inner = math::ErfOp::create(
-          b, arith::MulFOp::create(b, cst(0.7071067811865476), x));
-    }
-    return arith::MulFOp::create(b, half,
-                                 arith::AddFOp::create(b, cst(1.0), inner))
-        .getResult();
-  }
-  if (auto cast = dyn_cast<CastOp>(op))
-    return convert(x, cast.getResult().getType().getElementType());
-  return op->emitOpError() << "cannot be fused into a kernel epilogue yet";
+  return codegen::emitElementwise(b, op, operands, elt);
 }
 
 LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,

@@ -366,6 +366,13 @@ crest::serializeGpuModule(mlir::gpu::GPUModuleOp module,
   std::string features = result.waveSize == 64 && chip.defaultWaveSize != 64
                              ? "+wavefrontsize64"
                              : "";
+  // LLVM 22 selects fptrunc(fmul) as v_fma_mix{lo,hi} with a +0 addend,
+  // which turns a -0 product into +0 (llvm-project#214544, fixed after 22):
+  // crest's cast rules keep the sign of zero (docs/Semantics.md), so the
+  // CDNA chips go without the mix instructions (as IREE does, iree#18746;
+  // on RDNA the feature cannot be turned off without an ISel failure).
+  if (chip.architecture.starts_with("CDNA"))
+    features += features.empty() ? "-fma-mix-insts" : ",-fma-mix-insts";
   llvm::TargetOptions targetOptions;
   targetOptions.MCOptions.AsmVerbose = true;
   compilation.targetMachine.reset(target->createTargetMachine(

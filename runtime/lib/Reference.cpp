@@ -7,6 +7,9 @@
 
 #include "crest/runtime/Reference.h"
 
+#include "crest/Semantics/Scalar.h"
+#include "crest/Target/ChipTable.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -110,52 +113,27 @@ std::vector<double> decodeElements(ElementType type, ArrayRef<uint8_t> data) {
   return out;
 }
 
-double roundToType(double value, ElementType type) {
-  if (type == ElementType::F64)
-    return value;
-  if (type == ElementType::F32)
-    return double(float(value));
-  if (const fltSemantics *sem = getSemantics(type)) {
-    if (std::isnan(value))
-      return value;
-    bool fp8 = pkg::getElementTypeSize(type) == 1;
-    if (fp8) {
-      // fp8 saturates to its largest finite value.
-      double largest = APFloat::getLargest(*sem).convertToDouble();
-      value = std::clamp(value, -largest, largest);
-    }
-    APFloat f(value);
-    bool lost;
-    f.convert(*sem, APFloat::rmNearestTiesToEven, &lost);
-    f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-    return f.convertToDouble();
-  }
-  // Integers: toward zero, saturating.
-  double lo = 0, hi = 0;
+sem::ScalarType getScalarType(ElementType type) {
+  if (const fltSemantics *sem = getSemantics(type))
+    return sem::ScalarType::getFloat(*sem);
   switch (type) {
   case ElementType::I64:
-    lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-    break;
+    return sem::ScalarType::getInt(64);
   case ElementType::I32:
-    lo = -2147483648.0, hi = 2147483647.0;
-    break;
+    return sem::ScalarType::getInt(32);
   case ElementType::I16:
-    lo = -32768, hi = 32767;
-    break;
+    return sem::ScalarType::getInt(16);
   case ElementType::I8:
-    lo = -128, hi = 127;
-    break;
+    return sem::ScalarType::getInt(8);
   case ElementType::U8:
-    lo = 0, hi = 255;
-    break;
-  case ElementType::I1:
-    return value != 0 ? 1.0 : 0.0;
+    return sem::ScalarType::getInt(8, /*isUnsigned=*/true);
   default:
-    break;
+    return sem::ScalarType::getInt(1);
   }
-  if (std::isnan(value))
-    return 0;
-  return std::clamp(std::trunc(value), lo, hi);
+}
+
+double roundToType(double value, ElementType type) {
+  return sem::castTo(value, getScalarType(type));
 }
 
 std::optional<double> getUnitRoundoff(StringRef name) {
@@ -281,9 +259,23 @@ private:
     double u = getUnitRoundoff(type.element);
     bool isFloat = pkg::isFloatType(type.element);
     for (size_t i = 0; i < v.size(); ++i) {
-      v[i] = roundToType(v[i], type.element);
-      if (t[i] > 0)
-        t[i] += isFloat ? 2 * u * std::fabs(v[i]) : 1.0;
+      double exact = v[i];
+      v[i] = roundToType(exact, type.element);
+      if (isFloat) {
+        if (t[i] > 0)
+          t[i] += 2 * u * std::fabs(v[i]);
+        continue;
+      }
+      // Integers: every value within exact +- t converts (monotonically)
+      // into [cast(exact - t), cast(exact + t)]. NaN converts to exactly 0
+      // whatever its (NaN) tolerance.
+      if (std::isnan(exact) || !(t[i] > 0)) {
+        t[i] = 0;
+        continue;
+      }
+      double lo = roundToType(exact - t[i], type.element);
+      double hi = roundToType(exact + t[i], type.element);
+      t[i] = std::max(hi - v[i], v[i] - lo);
     }
     define(id, std::move(v), std::move(t));
     return Error::success();
@@ -413,6 +405,16 @@ Error Evaluator::evaluate(const pkg::Node &node) {
   return makeError("the reference evaluator does not know op '" + op + "'");
 }
 
+/// The chip-table kind of a precision's operand type name, for the f16 and
+/// bf16 forms whose denormal behaviour the chip table records.
+static std::optional<ScalarKind> getMmaOperandKind(StringRef name) {
+  if (name == "f16")
+    return ScalarKind::F16;
+  if (name == "bf16")
+    return ScalarKind::BF16;
+  return std::nullopt;
+}
+
 Error Evaluator::contraction(const pkg::Node &node) {
   Expected<const RefTensor *> a = operand(node, 0), b = operand(node, 1);
   if (!a)
@@ -446,8 +448,25 @@ Error Evaluator::contraction(const pkg::Node &node) {
   double roundA = getUnitRoundoff((*a)->type.element) < uLhs ? uLhs : 0;
   double roundB = getUnitRoundoff((*b)->type.element) < uRhs ? uRhs : 0;
   std::vector<double> out(B * M * N), tol(B * M * N);
-  const std::vector<double> &av = (*a)->values, &at = (*a)->tolerance;
-  const std::vector<double> &bv = (*b)->values, &bt = (*b)->tolerance;
+  const std::vector<double> &at = (*a)->tolerance, &bt = (*b)->tolerance;
+  // Matrix instructions that the chip table says flush subnormal A/B
+  // inputs (gfx90a's f16 and bf16 MFMAs) read zeros for them; their D
+  // outputs flush too, each partial sum by less than the smallest f32
+  // normal, once per instruction along K (at most K of them).
+  std::vector<double> av = (*a)->values, bv = (*b)->values;
+  double flushSlack = 0;
+  if (std::optional<ScalarKind> lhsKind = getMmaOperandKind((*prec)[0]))
+    if (const ChipInfo *chip = lookupChip(package.manifest.chip);
+        chip && sem::mmaFlushesDenormals(*chip, *lhsKind)) {
+      const fltSemantics &lhsSem = *sem::getSemantics(*lhsKind);
+      const fltSemantics &rhsSem = *sem::getSemantics(
+          getMmaOperandKind((*prec)[1]).value_or(*lhsKind));
+      for (double &x : av)
+        x = sem::flushDenormal(x, lhsSem);
+      for (double &y : bv)
+        y = sem::flushDenormal(y, rhsSem);
+      flushSlack = double(K) * std::ldexp(1.0, -126);
+    }
   for (int64_t bi = 0; bi < B; ++bi) {
     int64_t aBase = (BA == 1 ? 0 : bi) * M * K;
     int64_t bBase = (BB == 1 ? 0 : bi) * K * N;
@@ -465,7 +484,8 @@ Error Evaluator::contraction(const pkg::Node &node) {
         }
         out[(bi * M + i) * N + j] = sum;
         tol[(bi * M + i) * N + j] =
-            prop + (roundA + roundB + double(K) * uAcc) * absSum;
+            prop + (roundA + roundB + double(K) * uAcc) * absSum +
+            (absSum > 0 ? flushSlack : 0);
       }
   }
   return finish(node, std::move(out), std::move(tol));
@@ -547,47 +567,45 @@ Error Evaluator::unary(const pkg::Node &node) {
   double beta = number(node, "beta").value_or(0.5);
   double lo = number(node, "min").value_or(-INFINITY);
   double hi = number(node, "max").value_or(INFINITY);
-  bool tanhGelu =
-      node.attributes.getString("approximate").value_or("none") == "tanh";
+  // The manifest spells the enum as its value (1) or its name ("tanh").
+  const json::Value *approximate = node.attributes.get("approximate");
+  bool tanhGelu = approximate && (approximate->getAsString() == "tanh" ||
+                                  approximate->getAsInteger() == 1);
+  // The value is the scalar core's (crest/Semantics, the rules the kernels
+  // implement); the tolerance below bounds the kernels' deviation from it.
+  std::optional<sem::ElementwiseOp> eop = sem::lookupElementwiseOp(op, tanhGelu);
+  if (!eop)
+    return makeError("is not an elementwise op");
+  sem::ScalarType resultType = getScalarType(typeOf(node.outputs[0]).element);
+  sem::OpParams params;
+  params.alpha = alpha, params.beta = beta, params.lo = lo, params.hi = hi;
   for (size_t i = 0; i < n; ++i) {
-    double x = xv[i], t = xt[i], y = 0, lip = 1, impl = 0;
+    double x = xv[i], t = xt[i], lip = 1, impl = 0;
+    double y = sem::evaluate(*eop, {x}, resultType, params);
     bool transcendental = true;
-    if (op == "relu") {
-      y = std::max(x, 0.0), transcendental = false;
-    } else if (op == "neg") {
-      y = -x, transcendental = false;
-    } else if (op == "abs") {
-      y = std::fabs(x), transcendental = false;
-    } else if (op == "cast") {
-      y = x, transcendental = false;
-    } else if (op == "clip") {
-      y = std::min(std::max(x, lo), hi), transcendental = false;
+    if (op == "relu" || op == "neg" || op == "abs" || op == "cast" ||
+        op == "clip") {
+      transcendental = false;
     } else if (op == "hardsigmoid") {
-      y = std::clamp(alpha * x + beta, 0.0, 1.0), lip = std::fabs(alpha);
+      lip = std::fabs(alpha);
       impl = 4 * uc * (std::fabs(y) + std::fabs(alpha * x));
       transcendental = false;
     } else if (op == "sigmoid") {
-      y = 1 / (1 + std::exp(-x)), lip = 0.25;
-    } else if (op == "tanh") {
-      y = std::tanh(x);
+      lip = 0.25;
     } else if (op == "erf") {
-      y = std::erf(x), lip = 2 / std::sqrt(M_PI);
+      lip = 2 / std::sqrt(M_PI);
     } else if (op == "exp") {
-      y = std::exp(x), lip = std::exp(x + t);
+      lip = std::exp(x + t);
     } else if (op == "sqrt") {
-      y = std::sqrt(x);
       lip = x - t > 0 ? 0.5 / std::sqrt(x - t) : 0;
       if (!(x - t > 0))
         t = std::sqrt(t), lip = 1; // |sqrt(a) - sqrt(b)| <= sqrt(|a - b|)
+      // Correctly rounded on the device: exact inputs give the same bits.
+      transcendental = false;
     } else if (op == "gelu") {
-      if (tanhGelu)
-        y = 0.5 * x *
-            (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-      else
-        y = 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
       lip = 1.13;
     } else if (op == "hardswish") {
-      y = x * std::clamp(x / 6 + 0.5, 0.0, 1.0), lip = 1.5;
+      lip = 1.5;
       impl = 4 * uc * (std::fabs(y) + std::fabs(x));
       transcendental = false;
     }
@@ -634,6 +652,10 @@ Error Evaluator::binary(const pkg::Node &node) {
   std::vector<double> out(n), tol(n);
   StringRef op = node.op;
   double uc = computeRoundoff(node.outputs[0]);
+  std::optional<sem::ElementwiseOp> eop = sem::lookupElementwiseOp(op);
+  if (!eop)
+    return makeError("is not an elementwise op");
+  sem::ScalarType resultType = getScalarType(typeOf(node.outputs[0]).element);
   for (int64_t i = 0; i < n; ++i) {
     int64_t ia = 0, ib = 0, rem = i;
     for (unsigned d = 0; d < rank; ++d) {
@@ -644,27 +666,28 @@ Error Evaluator::binary(const pkg::Node &node) {
     }
     double x = (*a)->values[ia], y = (*b)->values[ib];
     double tx = (*a)->tolerance[ia], ty = (*b)->tolerance[ib];
-    double r = 0, t = 0;
+    double r = sem::evaluate(*eop, {x, y}, resultType), t = 0;
     if (op == "add")
-      r = x + y, t = tx + ty;
+      t = tx + ty;
     else if (op == "sub")
-      r = x - y, t = tx + ty;
+      t = tx + ty;
     else if (op == "mul")
-      r = x * y, t = std::fabs(x) * ty + std::fabs(y) * tx + tx * ty;
+      t = std::fabs(x) * ty + std::fabs(y) * tx + tx * ty;
     else if (op == "max")
-      r = std::max(x, y), t = std::max(tx, ty);
+      t = std::max(tx, ty);
     else if (op == "min")
-      r = std::min(x, y), t = std::max(tx, ty);
+      t = std::max(tx, ty);
     else if (op == "div") {
-      r = x / y;
+      // Correctly rounded on the device: no rounding term of its own.
       double denom = std::fabs(y) - ty;
       t = (tx || ty) ? (denom > 0 ? (tx + std::fabs(r) * ty) / denom : INFINITY)
                      : 0;
-      t += 4 * uc * std::fabs(r);
     } else if (op == "pow") {
-      r = std::pow(x, y);
       t = std::fabs(y * std::pow(x, y - 1)) * tx +
-          std::fabs(r * std::log(std::fabs(x))) * ty + 8 * uc * std::fabs(r);
+          std::fabs(r * std::log(std::fabs(x))) * ty +
+          // exp2(y log2 |x|) on the device: the product's rounding is
+          // magnified by |y log2 |x|| (docs/Semantics.md).
+          (2 * std::fabs(y * std::log2(std::fabs(x))) + 8) * uc * std::fabs(r);
       if (std::isnan(t))
         t = 0;
     }
@@ -1104,6 +1127,20 @@ evaluateReference(const pkg::Package &package, ArrayRef<HostTensor> inputs) {
   return values;
 }
 
+HostTensor encodeReference(const RefTensor &tensor) {
+  HostTensor out;
+  out.type = tensor.type;
+  unsigned size = pkg::getElementTypeSize(tensor.type.element);
+  sem::ScalarType type = getScalarType(tensor.type.element);
+  out.data.resize(tensor.values.size() * size);
+  for (size_t i = 0; i < tensor.values.size(); ++i) {
+    uint64_t bits = sem::encodeBits(tensor.values[i], type);
+    for (unsigned byte = 0; byte < size; ++byte)
+      out.data[i * size + byte] = uint8_t(bits >> (8 * byte));
+  }
+  return out;
+}
+
 Comparison compareTensor(StringRef name, const RefTensor &want,
                          const HostTensor &got) {
   Comparison c;
@@ -1130,7 +1167,8 @@ Comparison compareTensor(StringRef name, const RefTensor &want,
     c.maxAbsError = std::max(c.maxAbsError, err);
     if (w != 0 && !std::isnan(w))
       c.maxRelError = std::max(c.maxRelError, err / std::fabs(w));
-    bool bad = !(err <= t);
+    // An exact match passes whatever the tolerance (NaN for a NaN, say).
+    bool bad = err != 0 && !(err <= t);
     if (bad)
       ++c.failures;
     double ratio = err == 0 ? 0 : (t > 0 ? err / t : INFINITY);

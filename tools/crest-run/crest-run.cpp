@@ -76,6 +76,11 @@ static cl::opt<bool> verify("verify",
                                      "reference evaluator (exit 3 beyond "
                                      "tolerance)"),
                             cl::cat(category));
+static cl::opt<std::string> referenceDir(
+    "reference-dir",
+    cl::desc("With --verify, also write each output's reference values (in "
+             "the output's element type) to DIR/<name>.npy"),
+    cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<unsigned> benchmark("benchmark", cl::init(0),
                                    cl::desc("Run N more times and print the "
                                             "median and spread"),
@@ -376,6 +381,8 @@ int main(int argc, char **argv) {
   }
 
   int exitCode = 0;
+  if (!referenceDir.empty() && !verify)
+    return fail(makeError("--reference-dir needs --verify"));
   if (verify) {
     Expected<std::vector<RefTensor>> ref =
         evaluateReference((*session)->getPackage(), inputs);
@@ -388,6 +395,13 @@ int main(int argc, char **argv) {
       printComparison(outs(), c);
       if (!c.passed())
         exitCode = 3;
+      if (!referenceDir.empty()) {
+        std::string path =
+            (referenceDir + "/" + manifest.values[id].name + ".npy");
+        if (Error e = writeTensorFile(path, encodeReference((*ref)[id]),
+                                      manifest.values[id].name))
+          return fail(std::move(e));
+      }
     }
     outs() << (exitCode ? "verify: FAIL\n" : "verify: PASS\n");
   }

@@ -5,6 +5,7 @@
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Dialect/Crest/IR/Tuning.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
@@ -94,4 +95,11 @@ TargetAttr crest::lookupTarget(Operation *op) {
             cur->getAttrOfType<TargetAttr>(CrestDialect::getTargetAttrName()))
       return target;
   return {};
+}
+
+/// Folded elementwise ops and casts (CrestOps.cpp) become arith.constant.
+Operation *CrestDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }

@@ -2,6 +2,7 @@
 //-----------------------===//
 
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Semantics/Scalar.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -889,6 +890,158 @@ LogicalResult GatherOp::verify() {
   llvm::append_range(expected, indices.getShape());
   llvm::append_range(expected, data.getShape().drop_front(*axis + 1));
   return expectResultShape(*this, result, expected);
+}
+
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+/// The scalar core's view of an element type, if it has one.
+static std::optional<sem::ScalarType> getScalarType(Type type) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return sem::ScalarType::getFloat(f.getFloatSemantics());
+  if (auto i = dyn_cast<IntegerType>(type))
+    return sem::ScalarType::getInt(i.getWidth(), i.isUnsigned());
+  return std::nullopt;
+}
+
+/// An element as an exact double.
+static double toDouble(APFloat v) {
+  if (v.isNaN())
+    return v.isNegative() ? -NAN : NAN;
+  bool lost;
+  v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return v.convertToDouble();
+}
+static double toDouble(const APInt &v, IntegerType type) {
+  return type.isUnsigned() ? double(v.getZExtValue()) : double(v.getSExtValue());
+}
+
+/// The elements of `attr` as exact doubles (one for a splat).
+static SmallVector<double> getElementValues(DenseElementsAttr attr) {
+  SmallVector<double> out;
+  if (isa<FloatType>(attr.getElementType())) {
+    if (attr.isSplat())
+      return {toDouble(attr.getSplatValue<APFloat>())};
+    for (APFloat v : attr.getValues<APFloat>())
+      out.push_back(toDouble(v));
+    return out;
+  }
+  auto type = cast<IntegerType>(attr.getElementType());
+  if (attr.isSplat())
+    return {toDouble(attr.getSplatValue<APInt>(), type)};
+  for (APInt v : attr.getValues<APInt>())
+    out.push_back(toDouble(v, type));
+  return out;
+}
+
+/// Folds elementwise `kind` over constant `operands` with the scalar core.
+/// Only ops whose device result is correctly rounded fold (so a folded
+/// value is bit for bit what the kernel computes); operands must be splats
+/// or have the result's shape (no broadcasting), and a non-splat result at
+/// most kMaxFoldElements elements.
+static OpFoldResult foldElementwise(Operation *op, sem::ElementwiseOp kind,
+                                    ArrayRef<Attribute> operands,
+                                    const sem::OpParams &params = {}) {
+  constexpr int64_t kMaxFoldElements = 4096;
+  if (!sem::isCorrectlyRounded(kind))
+    return {};
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<sem::ScalarType> result =
+      getScalarType(resultType.getElementType());
+  if (!result)
+    return {};
+  SmallVector<DenseElementsAttr> dense;
+  bool allSplat = true;
+  for (Attribute a : operands) {
+    auto d = dyn_cast_if_present<DenseElementsAttr>(a);
+    if (!d || !getScalarType(d.getElementType()))
+      return {};
+    if (!d.isSplat() && d.getType().getShape() != resultType.getShape())
+      return {};
+    allSplat &= d.isSplat();
+    dense.push_back(d);
+  }
+  int64_t n = allSplat ? 1 : resultType.getNumElements();
+  if (n > kMaxFoldElements)
+    return {};
+  auto toAttr = [&](double v) -> Attribute {
+    if (auto f = dyn_cast<FloatType>(resultType.getElementType()))
+      return FloatAttr::get(
+          f, sem::castFloat(std::isnan(v) ? APFloat::getQNaN(
+                                                APFloat::IEEEdouble(),
+                                                std::signbit(v))
+                                          : APFloat(v),
+                            f.getFloatSemantics()));
+    return IntegerAttr::get(resultType.getElementType(),
+                            APInt(result->intBits, uint64_t(int64_t(v)),
+                                  /*isSigned=*/!result->isUnsigned,
+                                  /*implicitTrunc=*/true));
+  };
+  SmallVector<SmallVector<double>> elements;
+  for (DenseElementsAttr d : dense)
+    elements.push_back(getElementValues(d));
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<double, 2> args;
+    for (const SmallVector<double> &e : elements)
+      args.push_back(e.size() == 1 ? e.front() : e[i]);
+    values.push_back(toAttr(sem::evaluate(kind, args, *result, params)));
+  }
+  if (allSplat)
+    return DenseElementsAttr::get(resultType, values.front());
+  return DenseElementsAttr::get(resultType, values);
+}
+
+#define CREST_FOLD_ELEMENTWISE(OP, KIND)                                       \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    return foldElementwise(*this, sem::ElementwiseOp::KIND,                    \
+                           adaptor.getOperands());                             \
+  }
+CREST_FOLD_ELEMENTWISE(ReluOp, Relu)
+CREST_FOLD_ELEMENTWISE(SigmoidOp, Sigmoid)
+CREST_FOLD_ELEMENTWISE(TanhOp, Tanh)
+CREST_FOLD_ELEMENTWISE(ErfOp, Erf)
+CREST_FOLD_ELEMENTWISE(ExpOp, Exp)
+CREST_FOLD_ELEMENTWISE(SqrtOp, Sqrt)
+CREST_FOLD_ELEMENTWISE(NegOp, Neg)
+CREST_FOLD_ELEMENTWISE(AbsOp, Abs)
+CREST_FOLD_ELEMENTWISE(HardSwishOp, HardSwish)
+CREST_FOLD_ELEMENTWISE(AddOp, Add)
+CREST_FOLD_ELEMENTWISE(SubOp, Sub)
+CREST_FOLD_ELEMENTWISE(MulOp, Mul)
+CREST_FOLD_ELEMENTWISE(DivOp, Div)
+CREST_FOLD_ELEMENTWISE(MaxOp, Max)
+CREST_FOLD_ELEMENTWISE(MinOp, Min)
+CREST_FOLD_ELEMENTWISE(PowOp, Pow)
+CREST_FOLD_ELEMENTWISE(CastOp, Cast)
+#undef CREST_FOLD_ELEMENTWISE
+
+OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {
+  return foldElementwise(*this,
+                         getApproximate() == GeluApproximation::Tanh
+                             ? sem::ElementwiseOp::GeluTanh
+                             : sem::ElementwiseOp::Gelu,
+                         adaptor.getOperands());
+}
+
+OpFoldResult HardSigmoidOp::fold(FoldAdaptor adaptor) {
+  sem::OpParams params;
+  params.alpha = getAlpha().convertToDouble();
+  params.beta = getBeta().convertToDouble();
+  return foldElementwise(*this, sem::ElementwiseOp::HardSigmoid,
+                         adaptor.getOperands(), params);
+}
+
+OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
+  sem::OpParams params;
+  if (auto lo = getMin())
+    params.lo = lo->convertToDouble();
+  if (auto hi = getMax())
+    params.hi = hi->convertToDouble();
+  return foldElementwise(*this, sem::ElementwiseOp::Clip,
+                         adaptor.getOperands(), params);
 }
 
 #define GET_OP_CLASSES

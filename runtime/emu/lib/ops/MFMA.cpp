@@ -78,6 +78,8 @@
 #include "MfmaLayout.h"
 #include "MfmaOps.h"
 
+#include "crest/Semantics/Scalar.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -214,9 +216,7 @@ MfmaSpec prepare(const ChipInfo &chip, const MmaInstruction &inst) {
   spec.aRegs = getARegs(inst);
   spec.bRegs = getBRegs(inst);
   spec.dRegs = getDRegs(inst);
-  spec.flushHalfDenormals =
-      chip.mmaFlushesHalfDenormals &&
-      (inst.lhs == ScalarKind::F16 || inst.lhs == ScalarKind::BF16);
+  spec.flushHalfDenormals = crest::sem::mmaFlushesDenormals(chip, inst.lhs);
   unsigned aBits = getScalarKindBits(inst.lhs);
   unsigned bBits = getScalarKindBits(inst.rhs);
   auto check = [&](bool ok, const char *what) {

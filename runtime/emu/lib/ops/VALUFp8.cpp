@@ -21,6 +21,8 @@
 
 #include "VALUCore.h"
 
+#include "crest/Semantics/Scalar.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,99 +32,46 @@ using namespace crest::emu::valu;
 
 namespace {
 
-struct Fp8Format {
-  int manBits;
-  int bias;
-  bool fnuz;   ///< 0x80 is NaN, no -0, no infinity
-  bool hasInf; ///< OCP E5M2
-  double max;  ///< largest finite value
-  uint8_t nan; ///< NaN encoding (positive)
-};
-
-/// The format of `bf8` (E5M2) or fp8 (E4M3) on the wave's chip, or null.
-const Fp8Format *fp8Format(const Wave &wave, bool bf8) {
-  static const Fp8Format kFnuzE4M3{3, 8, true, false, 240.0, 0x80};
-  static const Fp8Format kFnuzE5M2{2, 16, true, false, 57344.0, 0x80};
-  static const Fp8Format kOcpE4M3{3, 7, false, false, 448.0, 0x7f};
-  static const Fp8Format kOcpE5M2{2, 15, false, true, 57344.0, 0x7e};
+/// The semantics of `bf8` (E5M2) or fp8 (E4M3) on the wave's chip, or null.
+/// The codecs are crest/Semantics' (shared with the compiler and the
+/// reference evaluator), used without saturation as the hardware converts.
+const llvm::fltSemantics *fp8Format(const Wave &wave, bool bf8) {
   switch (wave.program.getChip().fp8) {
   case crest::Fp8Flavour::FNUZ:
-    return bf8 ? &kFnuzE5M2 : &kFnuzE4M3;
+    return bf8 ? &llvm::APFloat::Float8E5M2FNUZ()
+               : &llvm::APFloat::Float8E4M3FNUZ();
   case crest::Fp8Flavour::OCP:
-    return bf8 ? &kOcpE5M2 : &kOcpE4M3;
+    return bf8 ? &llvm::APFloat::Float8E5M2() : &llvm::APFloat::Float8E4M3FN();
   default:
     return nullptr;
   }
 }
 
-float decodeFp8(uint8_t v, const Fp8Format &f) {
-  bool negative = v & 0x80;
-  int expBits = 7 - f.manBits;
-  unsigned e = (v >> f.manBits) & ((1u << expBits) - 1);
-  unsigned m = v & ((1u << f.manBits) - 1);
-  if (f.fnuz && v == 0x80)
-    return std::numeric_limits<float>::quiet_NaN();
-  unsigned expMax = (1u << expBits) - 1;
-  if (!f.fnuz && e == expMax) {
-    if (f.hasInf) { // E5M2: infinity or NaN
-      if (!m)
-        return negative ? -INFINITY : INFINITY;
-      return std::numeric_limits<float>::quiet_NaN();
-    }
-    if (m == ((1u << f.manBits) - 1)) // E4M3FN: only S.1111.111 is NaN
-      return std::numeric_limits<float>::quiet_NaN();
-  }
-  double magnitude = e == 0 ? std::ldexp(double(m), 1 - f.bias - f.manBits)
-                            : std::ldexp(double(m | (1u << f.manBits)),
-                                         int(e) - f.bias - f.manBits);
-  return float(negative ? -magnitude : magnitude);
+float decodeFp8(uint8_t v, const llvm::fltSemantics &f) {
+  double value = crest::sem::decodeFp8(v, f);
+  return std::isnan(value) ? std::numeric_limits<float>::quiet_NaN()
+                           : float(value);
 }
 
 /// Rounds to nearest even, without saturation (see the file comment).
-uint8_t encodeFp8(float x, const Fp8Format &f) {
-  uint8_t sign = std::signbit(x) ? 0x80 : 0;
-  uint8_t overflow =
-      f.hasInf ? uint8_t(sign | 0x7c) : uint8_t(f.fnuz ? 0x80 : sign | f.nan);
-  if (std::isnan(x))
-    return f.fnuz ? 0x80 : uint8_t(sign | f.nan);
-  if (std::isinf(x))
-    return overflow;
-  double a = std::fabs(double(x));
-  if (a == 0)
-    return f.fnuz ? 0 : sign;
-  int e;
-  std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
-  int emin = 1 - f.bias;
-  int lsb = std::max(e - 1, emin) - f.manBits;    // exponent of the last place
-  double q = std::nearbyint(std::ldexp(a, -lsb)); // round to nearest even
-  double r = std::ldexp(q, lsb);
-  if (r > f.max)
-    return overflow;
-  if (r == 0)
-    return f.fnuz ? 0 : sign;
-  std::frexp(r, &e);
-  int exponent = e - 1;
-  if (exponent < emin) // denormal
-    return uint8_t(sign | unsigned(std::ldexp(r, f.bias - 1 + f.manBits)));
-  unsigned mantissa =
-      unsigned(std::ldexp(r, f.manBits - exponent)) - (1u << f.manBits);
-  return uint8_t(sign | ((exponent + f.bias) << f.manBits) | mantissa);
+uint8_t encodeFp8(float x, const llvm::fltSemantics &f) {
+  return crest::sem::encodeFp8(x, f, /*saturate=*/false);
 }
 
 /// The wave's format or a failure.
-template <bool Bf8> const Fp8Format *formatOrFail(Lane &l) {
-  const Fp8Format *f = fp8Format(l.wave, Bf8);
+template <bool Bf8> const llvm::fltSemantics *formatOrFail(Lane &l) {
+  const llvm::fltSemantics *f = fp8Format(l.wave, Bf8);
   if (!f)
     l.wave.fail(l.inst, "this chip has no fp8 conversions");
   return f;
 }
 
 template <bool Bf8> float cvtF32Fp8(Lane &l, uint32_t v) {
-  const Fp8Format *f = formatOrFail<Bf8>(l);
+  const llvm::fltSemantics *f = formatOrFail<Bf8>(l);
   return f ? decodeFp8(uint8_t(v), *f) : 0.0f;
 }
 template <bool Bf8> uint64_t cvtPkF32Fp8(Lane &l, uint32_t v) {
-  const Fp8Format *f = formatOrFail<Bf8>(l);
+  const llvm::fltSemantics *f = formatOrFail<Bf8>(l);
   if (!f)
     return 0;
   return toBits(decodeFp8(uint8_t(v), *f)) |
@@ -130,7 +79,7 @@ template <bool Bf8> uint64_t cvtPkF32Fp8(Lane &l, uint32_t v) {
 }
 template <bool Bf8>
 uint32_t cvtPkFp8F32(Lane &l, float a, float b, uint32_t old) {
-  const Fp8Format *f = formatOrFail<Bf8>(l);
+  const llvm::fltSemantics *f = formatOrFail<Bf8>(l);
   if (!f)
     return old;
   uint32_t word = encodeFp8(a, *f) | (uint32_t(encodeFp8(b, *f)) << 8);

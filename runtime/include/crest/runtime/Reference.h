@@ -7,9 +7,14 @@
 // crest-run --verify compares each output against it.
 //
 // Values. Inputs and weights are converted exactly from their stored types.
-// Every op computes in double and rounds its result to the result value's
-// element type (round to nearest even; fp8 saturates; float to integer
-// truncates toward zero and saturates), as the crest op's semantics say.
+// Elementwise ops and casts take their values from the scalar core
+// (crest/Semantics/Scalar.h, the rules the kernels implement: compute in
+// f32 for f32 and narrower floats, round once to the result type; fp8
+// saturates; float to integer truncates toward zero and saturates, NaN
+// gives 0; integer add/sub/mul wrap). Other ops compute in double and round
+// their result to the result's element type with the same cast rules.
+// Contractions on a chip whose table row flushes the f16/bf16 MFMAs'
+// denormals (sem::mmaFlushesDenormals) read flushed A/B operands.
 //
 // Tolerance (per element, absolute). With u(T) the unit roundoff of a type
 // (2^-53 f64, 2^-24 f32, 2^-11 xf32 and f16, 2^-8 bf16, 2^-4 e4m3, 2^-3
@@ -22,12 +27,14 @@
 //     + (u(lhs) [if the operand is wider than lhs] + u(rhs) [likewise]
 //        + K u(acc)) * sum_k |a_k b_k|                         rounding
 //   add/sub: t(a) + t(b); mul: |a| t(b) + |b| t(a) + t(a) t(b);
-//   div: (t(a) + |y| t(b)) / (|b| - t(b)) + 4 u_c |y|;
+//   div: (t(a) + |y| t(b)) / (|b| - t(b));
 //   max/min/relu/neg/abs/clip: the operands' largest t; hardsigmoid
-//     |alpha| t; pow: |b a^(b-1)| t(a) + |y ln a| t(b) + 8 u_c |y|;
-//   transcendentals (exp, sigmoid, tanh, erf, gelu, sqrt, hardswish):
-//     L t(x) with L a bound of |f'| near x, + 8 u_c (|y| + |x|) for the
-//     kernels' polynomial approximations;
+//     |alpha| t; pow: |b a^(b-1)| t(a) + |y ln a| t(b)
+//     + (2 |b log2 |a|| + 8) u_c |y|;
+//   transcendentals (exp, sigmoid, tanh, erf, gelu): L t(x) with L a bound
+//     of |f'| near x, + 8 u_c (|y| + |x|) for the kernels' polynomial
+//     approximations; sqrt: L t(x) (correctly rounded); hardswish: 1.5 t
+//     + 4 u_c (|y| + |x|);
 //   softmax: y_i (2 max_j t(x_j) + (n + 10) u_c);
 //   layer_norm: |gamma| (2 + |xhat|) max t(x) / sigma + |xhat| t(gamma)
 //     + t(beta) + (n + 10) u_c |gamma| (1 + |xhat|) (1 + mean^2 / sigma^2)
@@ -38,9 +45,12 @@
 //     is its source element with its tolerance, unrounded (an out-of-range
 //     gather index gives an exact 0); with exact inputs the device must
 //     match bit for bit.
+//   contraction on a flushing chip: + K 2^-126 (the D outputs' flushes).
 //   Then the rounding to the result type T: when t > 0 it grows by one ulp,
-//   2 u(T) |y| (floats) or by 1 (integers); when t = 0 the device, rounding
-//   the same exact value, must produce the same bits.
+//   2 u(T) |y| (floats); an integer result's t is the width of the cast of
+//   [y - t, y + t] (0 for NaN, which converts to exactly 0); when t = 0
+//   the device, rounding the same exact value, must produce the same bits.
+//   div and sqrt are correctly rounded on the device (no rounding term).
 //
 // These worst-case bounds compound along deep graphs (a layer norm divides
 // by sigma, a softmax takes the largest t of its row, ...) until they no
@@ -55,13 +65,15 @@
 // Elements whose bound is already tighter keep it; exact (integer, data
 // movement) elements keep t = 0.
 //
-// An element passes if |got - want| <= t (NaN only matches NaN).
+// An element passes if it equals the reference exactly or |got - want| <= t
+// (NaN only matches NaN, whatever its tolerance).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CREST_RUNTIME_REFERENCE_H
 #define CREST_RUNTIME_REFERENCE_H
 
+#include "crest/Semantics/Scalar.h"
 #include "crest/runtime/Package.h"
 #include "crest/runtime/Runtime.h"
 
@@ -86,9 +98,11 @@ struct RefTensor {
 /// The elements of `data` (of `type`) as doubles.
 std::vector<double> decodeElements(pkg::ElementType type,
                                    llvm::ArrayRef<uint8_t> data);
+/// The scalar core's view of a package element type.
+sem::ScalarType getScalarType(pkg::ElementType type);
 /// `value` converted to `type` and back to double, with crest.cast's
-/// rounding (nearest even; fp8 saturates; to integers: toward zero,
-/// saturating).
+/// rules (crest/Semantics/Scalar.h: nearest even; fp8 saturates; to
+/// integers: toward zero, saturating, NaN -> 0).
 double roundToType(double value, pkg::ElementType type);
 /// Unit roundoff of a type as the manifest spells it ("f16", "xf32", ...);
 /// 0 for integer types; nullopt for an unknown name.
@@ -122,6 +136,10 @@ struct Comparison {
   double worstGot = 0, worstWant = 0, worstTolerance = 0;
   bool passed() const { return failures == 0; }
 };
+
+/// The reference values of `tensor` encoded in its element type (NaN as the
+/// canonical quiet NaN of its sign), e.g. to write them to a file.
+HostTensor encodeReference(const RefTensor &tensor);
 
 Comparison compareTensor(llvm::StringRef name, const RefTensor &want,
                          const HostTensor &got);

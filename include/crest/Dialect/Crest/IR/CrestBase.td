@@ -31,6 +31,9 @@ def Crest_Dialect : Dialect {
     elementwise or reduction group.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Folded elementwise ops become arith.constant.
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();

@@ -136,6 +136,8 @@ class Crest_UnaryOp<string mnemonic, list<Trait> traits = []>
   let arguments = (ins Crest_FloatTensor:$input);
   let results = (outs Crest_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+  // Constant operands fold with crest/Semantics (correctly rounded ops only).
+  let hasFolder = 1;
 }
 
 def Crest_ReluOp : Crest_UnaryOp<"relu"> {
@@ -229,6 +231,8 @@ class Crest_BinaryOp<string mnemonic, Type operandType,
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  // Constant operands fold with crest/Semantics (correctly rounded ops only).
+  let hasFolder = 1;
 }
 
 def Crest_AddOp : Crest_BinaryOp<"add", Crest_Tensor, [Commutative]> {
@@ -258,8 +262,10 @@ def Crest_CastOp : Crest_Op<"cast", [Pure, Crest_Elementwise]> {
   let description = [{
     Converts each element to the result's element type; the shapes are
     equal. Float to float rounds to nearest even (fp8 saturates to the
-    largest finite value); float to integer truncates toward zero and
-    saturates; integer to float rounds to nearest even.
+    largest finite value, infinities included; NaN stays NaN); float to
+    integer truncates toward zero and saturates, and NaN becomes 0; integer
+    to float rounds to nearest even; integer narrowing saturates (see
+    docs/Semantics.md). Casts of constants fold.
 
     ```mlir
     %h = crest.cast %x : tensor<8x256xf32> to tensor<8x256xf16>
@@ -269,6 +275,7 @@ def Crest_CastOp : Crest_Op<"cast", [Pure, Crest_Elementwise]> {
   let results = (outs Crest_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

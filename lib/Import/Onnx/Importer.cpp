@@ -663,6 +663,17 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
       opset = set.version();
   if (opset == 0)
     opset = 1;
+  // A newer opset than the converters were written for: its changes to the
+  // supported operators so far only add element types, so the newest
+  // converters apply; say so once, since a later change may not be.
+  if (opset > kNewestOpset) {
+    emitWarning(FileLineColLoc::get(context, filename, 0, 0))
+        << "the model's opset " << opset << " is newer than " << kNewestOpset
+        << ", the newest the ONNX importer knows; its operators are "
+           "converted with opset "
+        << kNewestOpset << " semantics";
+    opset = kNewestOpset;
+  }
   for (const onnx::FunctionProto &function : model.functions()) {
     modelError() << "model-local functions are not supported ('"
                  << function.name() << "')";

@@ -26,9 +26,10 @@ namespace onnx_import {
 class Importer;
 
 /// The newest opset whose changes to the supported operators the
-/// converters handle (ONNX 1.16). Newer models are rejected per node
-/// instead of being imported with semantics the converter does not know.
-constexpr int64_t kNewestOpset = 21;
+/// converters handle (ONNX 1.18; opsets 22 and 23 only added element types
+/// to them). A newer model is imported with these converters and a
+/// warning.
+constexpr int64_t kNewestOpset = 23;
 
 /// Converts the Importer's current node (Importer::node, its inputs in
 /// Importer::inputs); emits a diagnostic and fails when it cannot.

@@ -119,6 +119,47 @@ TEST_P(MfmaCalculatorLayout, ClosedFormMatchesEveryElement) {
               static_cast<unsigned long long>(elements), oracle->path.c_str());
 }
 
+// The inverse the compiler's fragment code uses (lane -> elements; single
+// block forms, as codegen generates): every element each lane claims is
+// where the calculator puts it, so the lanes together cover every element.
+TEST_P(MfmaCalculatorLayout, LaneInverseMatchesCalculator) {
+  const ChipInfo *chip = lookupChip(GetParam());
+  ASSERT_NE(chip, nullptr);
+  std::string why;
+  const OracleFile *oracle = loadOracle(*chip, why);
+  if (!oracle)
+    GTEST_SKIP() << why;
+  unsigned checked = 0;
+  for (const MmaInstruction &inst : chip->mmaInstructions) {
+    if (!isCdnaMfma(inst) || inst.blocks != 1)
+      continue;
+    SCOPED_TRACE(inst.mnemonic.str());
+    const OracleInstruction &o = oracle->instructions.at(inst.mnemonic.str());
+    mma::InputLayout a = mma::getALayout(inst), b = mma::getBLayout(inst);
+    mma::AccLayout d = mma::getDLayout(inst);
+    unsigned mismatches = 0;
+    for (unsigned lane = 0; lane < mma::kMfmaWaveSize; ++lane) {
+      for (unsigned e = 0; e < a.perLane; ++e) {
+        const OracleSlot &slot = o.a.at(0, a.getX(lane), a.getFirstK(lane) + e);
+        mismatches += slot.lane != lane || slot.vgpr != e * a.bits / 32 ||
+                      slot.lo != e * a.bits % 32;
+        const OracleSlot &bSlot =
+            o.b.at(0, b.getFirstK(lane) + e, b.getX(lane));
+        mismatches += bSlot.lane != lane || bSlot.vgpr != e * b.bits / 32 ||
+                      bSlot.lo != e * b.bits % 32;
+      }
+      for (unsigned e = 0; e < d.getElementsPerLane(); ++e) {
+        const OracleSlot &slot =
+            o.d.at(0, d.getRow(lane, e), d.getColumn(lane));
+        mismatches += slot.lane != lane || slot.vgpr != e * d.bits / 32;
+      }
+    }
+    EXPECT_EQ(mismatches, 0u);
+    ++checked;
+  }
+  EXPECT_GT(checked, 3u);
+}
+
 TEST_P(MfmaCalculatorLayout, BlgpLaneTableMatches) {
   const ChipInfo *chip = lookupChip(GetParam());
   ASSERT_NE(chip, nullptr);

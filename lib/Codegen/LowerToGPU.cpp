@@ -1192,7 +1192,7 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.splitK = config.getSplitK();
   p.shareLds = config.getScope() == SyncScope::Workgroup;
   p.kpl = mma::getALayout(*p.mma).perLane;
-  p.accPerLane = mma::getDLayout(*p.mma).getElementsPerLane();
+  p.accPerLane = mma::getDLayout(*p.mma).elementsPerLane;
   if (auto conv = dyn_cast<Conv2DOp>(op.getOperation())) {
     // Implicit GEMM: rows are output pixels, columns filters, K runs over
     // (channel, ky, kx). The filter is the rhs viewed as F x K, i.e. a

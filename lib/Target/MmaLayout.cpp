@@ -12,10 +12,6 @@
 using namespace crest;
 using namespace crest::mma;
 
-static unsigned getRegsFor(unsigned elements, unsigned bits) {
-  return std::max(1u, elements / kMfmaWaveSize * bits / 32);
-}
-
 ElementLoc InputLayout::locate(unsigned block, unsigned x, unsigned kk) const {
   unsigned lane = x + dim * (block + blocks * (kk / perLane));
   unsigned offset = (kk % perLane) * bits;
@@ -23,7 +19,7 @@ ElementLoc InputLayout::locate(unsigned block, unsigned x, unsigned kk) const {
 }
 
 unsigned InputLayout::getRegs() const {
-  return getRegsFor(dim * k * blocks, bits);
+  return std::max(1u, perLane * bits / 32);
 }
 
 ElementLoc AccLayout::locate(unsigned block, unsigned i, unsigned j) const {
@@ -35,7 +31,9 @@ ElementLoc AccLayout::locate(unsigned block, unsigned i, unsigned j) const {
   return {4 * slot + i % 4, j + n * laneGroup, 0};
 }
 
-unsigned AccLayout::getRegs() const { return getRegsFor(m * n * blocks, bits); }
+unsigned AccLayout::getRegs() const {
+  return std::max(1u, elementsPerLane * bits / 32);
+}
 
 unsigned AccLayout::getRowOffset(unsigned element) const {
   assert(blocks == 1 && "the inverse covers single-block forms");
@@ -69,7 +67,9 @@ static InputLayout getInputLayout(unsigned dim, unsigned k, unsigned blocks,
 }
 
 InputLayout mma::getALayout(const MmaInstruction &inst) {
-  return getInputLayout(inst.m, inst.k, inst.blocks, inst.lhs);
+  InputLayout layout = getInputLayout(inst.m, inst.k, inst.blocks, inst.lhs);
+  assert(layout.perLane == inst.getLhsElementsPerLane(kMfmaWaveSize));
+  return layout;
 }
 
 InputLayout mma::getBLayout(const MmaInstruction &inst) {
@@ -83,6 +83,7 @@ AccLayout mma::getDLayout(const MmaInstruction &inst) {
   layout.blocks = inst.blocks;
   layout.bits = getScalarKindBits(inst.acc);
   layout.laneGroups = kMfmaWaveSize / inst.n;
+  layout.elementsPerLane = inst.getAccElementsPerLane(kMfmaWaveSize);
   if (layout.bits == 64) {
     // 16 * (i % 4) + n * block + j: four lane groups of 16 lanes, one per
     // row of each group of four.

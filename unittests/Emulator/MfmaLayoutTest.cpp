@@ -34,7 +34,20 @@ bool isCdnaMfma(const MmaInstruction &inst) {
 // Layouts against the calculator
 //===----------------------------------------------------------------------===//
 
-class MfmaCalculatorLayout : public ::testing::TestWithParam<const char *> {};
+class MfmaCalculatorLayout : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    chip = lookupChip(GetParam());
+    ASSERT_NE(chip, nullptr);
+    std::string why;
+    oracle = loadOracle(*chip, why);
+    if (!oracle)
+      GTEST_SKIP() << why;
+  }
+
+  const ChipInfo *chip = nullptr;
+  const OracleFile *oracle = nullptr;
+};
 
 void expectSlot(const OracleSlot &slot, const mfma::ElementLoc &loc,
                 unsigned bits, const char *matrix, unsigned b, unsigned x,
@@ -50,12 +63,6 @@ void expectSlot(const OracleSlot &slot, const mfma::ElementLoc &loc,
 }
 
 TEST_P(MfmaCalculatorLayout, ClosedFormMatchesEveryElement) {
-  const ChipInfo *chip = lookupChip(GetParam());
-  ASSERT_NE(chip, nullptr);
-  std::string why;
-  const OracleFile *oracle = loadOracle(*chip, why);
-  if (!oracle)
-    GTEST_SKIP() << why;
 
   unsigned instructions = 0;
   uint64_t elements = 0;
@@ -123,12 +130,6 @@ TEST_P(MfmaCalculatorLayout, ClosedFormMatchesEveryElement) {
 // block forms, as codegen generates): every element each lane claims is
 // where the calculator puts it, so the lanes together cover every element.
 TEST_P(MfmaCalculatorLayout, LaneInverseMatchesCalculator) {
-  const ChipInfo *chip = lookupChip(GetParam());
-  ASSERT_NE(chip, nullptr);
-  std::string why;
-  const OracleFile *oracle = loadOracle(*chip, why);
-  if (!oracle)
-    GTEST_SKIP() << why;
   unsigned checked = 0;
   for (const MmaInstruction &inst : chip->mmaInstructions) {
     if (!isCdnaMfma(inst) || inst.blocks != 1)
@@ -148,7 +149,7 @@ TEST_P(MfmaCalculatorLayout, LaneInverseMatchesCalculator) {
         mismatches += bSlot.lane != lane || bSlot.vgpr != e * b.bits / 32 ||
                       bSlot.lo != e * b.bits % 32;
       }
-      for (unsigned e = 0; e < d.getElementsPerLane(); ++e) {
+      for (unsigned e = 0; e < d.elementsPerLane; ++e) {
         const OracleSlot &slot =
             o.d.at(0, d.getRow(lane, e), d.getColumn(lane));
         mismatches += slot.lane != lane || slot.vgpr != e * d.bits / 32;
@@ -161,12 +162,6 @@ TEST_P(MfmaCalculatorLayout, LaneInverseMatchesCalculator) {
 }
 
 TEST_P(MfmaCalculatorLayout, BlgpLaneTableMatches) {
-  const ChipInfo *chip = lookupChip(GetParam());
-  ASSERT_NE(chip, nullptr);
-  std::string why;
-  const OracleFile *oracle = loadOracle(*chip, why);
-  if (!oracle)
-    GTEST_SKIP() << why;
   for (unsigned blgp = 0; blgp < 8; ++blgp)
     for (unsigned lane = 0; lane < 64; ++lane)
       EXPECT_EQ(mfma::getBlgpSourceLane(blgp, lane),

@@ -88,8 +88,9 @@ struct AccLayout {
   ElementLoc locate(unsigned block, unsigned i, unsigned j) const;
   /// 32-bit registers the operand spans in one lane.
   unsigned getRegs() const;
-  /// Accumulator elements of one lane (registers, or register pairs).
-  unsigned getElementsPerLane() const { return m * n * blocks / kMfmaWaveSize; }
+  /// Accumulator elements of one lane (registers, or register pairs):
+  /// MmaInstruction::getAccElementsPerLane in wave64.
+  unsigned elementsPerLane = 0;
 
   // The inverse for single-block forms: element `e` of `lane` is
   //   j = getColumn(lane),

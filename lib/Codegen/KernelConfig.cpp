@@ -1,7 +1,7 @@
-//===- KernelConfig.cpp - Resource model of a kernel configuration
-//----------===//
+//===- KernelConfig.cpp - Resource model of a kernel configuration -------===//
 
 #include "crest/Codegen/KernelConfig.h"
+#include "crest/Target/Occupancy.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -15,22 +15,15 @@ using namespace crest;
 /// GEMM kernels (see docs/Codegen.md); used for ranking only.
 static constexpr int64_t kAddressingVgprs = 24;
 
-int64_t crest::getSplitKLdsBytes(ConfigAttr config, unsigned accBits) {
-  return int64_t(config.getSplitK() - 1) * config.getTileM() *
-         config.getTileN() * std::max<int64_t>(1, accBits / 8);
-}
-
 ConfigCost crest::evaluateConfig(const ChipInfo &chip,
                                  const MmaInstruction &mma, ConfigAttr config,
                                  unsigned waveSize, unsigned lhsBits,
                                  unsigned rhsBits, unsigned accBits) {
   ConfigCost cost;
-  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits) +
-                  getSplitKLdsBytes(config, accBits);
+  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits, accBits);
   cost.wavesPerWorkgroup = config.getNumWaves();
   int64_t waveM = config.getWaveTile()[0], waveN = config.getWaveTile()[1];
-  cost.accRegisters =
-      waveM * waveN / waveSize * std::max<int64_t>(1, accBits / 32);
+  cost.accRegisters = getAccRegistersPerLane(waveM, waveN, waveSize, accBits);
   // One K step of fragments for every MMA tile of the wave, per stage in
   // flight (registers hold 32 bits of packed elements).
   int64_t tilesM = waveM / mma.m, tilesN = waveN / mma.n;
@@ -43,17 +36,12 @@ ConfigCost crest::evaluateConfig(const ChipInfo &chip,
   cost.estimatedVgprs =
       cost.accRegisters + inFlight * (lhsRegs + rhsRegs) + kAddressingVgprs;
 
-  int64_t granule = chip.getVgprAllocGranule(waveSize);
-  int64_t allocated = llvm::alignTo(cost.estimatedVgprs, granule);
-  int64_t byRegisters = chip.getVgprFilePerSimd(waveSize) / allocated;
-  int64_t byLds = chip.maxWavesPerSimd;
-  if (cost.ldsBytes > 0) {
-    int64_t ldsPerGroup =
-        llvm::alignTo(cost.ldsBytes, chip.ldsAllocGranuleBytes);
-    int64_t groupsPerCu = chip.ldsBytesPerWorkgroup / ldsPerGroup;
-    byLds = groupsPerCu * cost.wavesPerWorkgroup / chip.simdsPerComputeUnit;
-  }
+  // The same occupancy rule as --report and the timing model (the estimate
+  // counts arch and accumulator VGPRs together).
   cost.wavesPerSimd =
-      std::min<int64_t>({byRegisters, byLds, chip.maxWavesPerSimd});
+      computeOccupancy(chip, waveSize, unsigned(cost.estimatedVgprs),
+                       /*agprs=*/0, uint64_t(cost.ldsBytes),
+                       unsigned(cost.wavesPerWorkgroup * waveSize))
+          .wavesPerSimd;
   return cost;
 }

@@ -5,13 +5,10 @@
 // kernel is built directly with OpBuilder as a workgroup -> wave -> MMA
 // fragment hierarchy; see the pass description in Passes.td.
 //
-// Fragment layouts (CDNA MFMA, one block; m == n; checked against
-// shared/mfma-layouts by the emulator's tests): with kpl = m * k / 64
-// elements per lane,
-//   A[i][kk]: lane = i + m * (kk / kpl), element kk % kpl
-//   B[kk][j]: lane = j + n * (kk / kpl), element kk % kpl
-//   D[i][j]:  lane = j + n * ((i / 4) % (64 / n)),
-//             register = (i / (4 * (64 / n))) * 4 + i % 4
+// Fragment layouts: the lane and register of every A, B and D element come
+// from the shared CDNA MFMA layout (crest/Target/MmaLayout.h, checked
+// against AMD's calculator data); codegen handles single-block forms with
+// m == n.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +17,7 @@
 #include "crest/Codegen/KernelConfig.h"
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Target/MmaLayout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -485,11 +483,15 @@ void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
 
 Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
                                   Value step, Value slot) {
-  int64_t mn = isLhs ? plan.mma->m : plan.mma->n;
+  // The lane holds row/column getX(lane), K from getFirstK(lane) on.
+  mma::InputLayout layout =
+      isLhs ? mma::getALayout(*plan.mma) : mma::getBLayout(*plan.mma);
+  int64_t mn = layout.dim;
   Value inTile =
       add(mul(isLhs ? waveRow : waveCol, idx(isLhs ? plan.waveM : plan.waveN)),
-          add(idx(t * mn), rem(lane, mn)));
-  Value kk = add(idx(kOffset), mul(div(lane, mn), idx(plan.kpl)));
+          add(idx(t * mn), rem(lane, layout.dim)));
+  Value kk = add(idx(kOffset), mul(div(lane, layout.getLanesPerKGroup()),
+                                   idx(layout.perLane)));
   Type elt = isLhs ? lhsElt() : rhsElt();
   Value frag;
   if (plan.shareLds) {
@@ -599,19 +601,21 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
                                           ArrayRef<Value> yielded) {
   const MmaInstruction &mma = *plan.mma;
   int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
-  int64_t groupsPerTile = plan.waveSize / mma.n; // lane groups along rows
+  mma::AccLayout layout = mma::getDLayout(mma);
 
   for (int64_t ti = 0; ti < tilesM; ++ti) {
     for (int64_t tj = 0; tj < tilesN; ++tj) {
       Value acc = accs[ti * tilesN + tj];
       Value j = add(colBase, add(mul(waveCol, idx(plan.waveN)),
-                                 add(idx(tj * mma.n), rem(lane, mma.n))));
-      Value laneGroup = div(lane, mma.n);
+                                 add(idx(tj * mma.n), rem(lane, layout.n))));
+      // Element r of the lane is row getRowOffset(r) + getRowStride() *
+      // (lane / n % side) of the MMA tile (MmaLayout.h).
+      Value laneGroup = div(lane, layout.n);
+      if (layout.needsLaneGroupModulo())
+        laneGroup = rem(laneGroup, layout.side);
       for (int64_t r = 0; r < plan.accPerLane; ++r) {
-        // Row of accumulator register r in this lane (see the file header).
-        int64_t block = r / 4, within = r % 4;
-        Value iInTile = add(idx(block * 4 * groupsPerTile + within),
-                            mul(laneGroup, idx(4)));
+        Value iInTile = add(idx(layout.getRowOffset(r)),
+                            mul(laneGroup, idx(layout.getRowStride())));
         Value i = add(rowBase, add(mul(waveRow, idx(plan.waveM)),
                                    add(idx(ti * mma.m), iInTile)));
         // Guard the element unless the tiles divide the output.
@@ -1056,13 +1060,6 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
            << "split_k = " << config.getSplitK()
            << " splits K across the waves of a workgroup and is generated "
               "for scope = wavefront only";
-  if (int64_t bytes = getSplitKLdsBytes(
-          config, op.getPrecision().getAcc().getIntOrFloatBitWidth());
-      bytes > p.chip->ldsBytesPerWorkgroup)
-    return op->emitOpError()
-           << "split_k = " << config.getSplitK() << " needs " << bytes
-           << " bytes of LDS for the partial sums; " << p.chip->name << " has "
-           << p.chip->ldsBytesPerWorkgroup << " per workgroup";
   SmallVector<int64_t, 4> shape = op.getGemmShape();
   p.batch = shape[0];
   p.m = shape[1];
@@ -1084,8 +1081,8 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.stages = config.getStages();
   p.splitK = config.getSplitK();
   p.shareLds = config.getScope() == SyncScope::Workgroup;
-  p.kpl = p.mma->m * p.mma->k / p.waveSize;
-  p.accPerLane = p.mma->getAccElementsPerLane(p.waveSize);
+  p.kpl = mma::getALayout(*p.mma).perLane;
+  p.accPerLane = mma::getDLayout(*p.mma).elementsPerLane;
   if (auto conv = dyn_cast<Conv2DOp>(op.getOperation())) {
     // Implicit GEMM: rows are output pixels, columns filters, K runs over
     // (channel, ky, kx). The filter is the rhs viewed as F x K, i.e. a
@@ -1191,17 +1188,21 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
   }
   SmallVector<Type> ldsTypes;
   if (!direct && p.shareLds) {
-    // Pad each K row by 16 bytes so consecutive rows start in different
-    // banks.
-    unsigned lhsBytes = std::max(1u, p.lhsType.getElementTypeBitWidth() / 8);
-    unsigned rhsBytes = std::max(1u, p.rhsType.getElementTypeBitWidth() / 8);
-    int64_t padLhs = 16 / lhsBytes, padRhs = 16 / rhsBytes;
-    ldsTypes.push_back(MemRefType::get({p.stages, p.tileM, p.tileK + padLhs},
-                                       p.lhsType.getElementType(),
-                                       MemRefLayoutAttrInterface(), workgroup));
-    ldsTypes.push_back(MemRefType::get({p.stages, p.tileN, p.tileK + padRhs},
-                                       p.rhsType.getElementType(),
-                                       MemRefLayoutAttrInterface(), workgroup));
+    // The padded A/B stages of the one LDS layout (KernelResources.h).
+    GemmLdsShape shape;
+    shape.tileM = p.tileM;
+    shape.tileN = p.tileN;
+    shape.tileK = p.tileK;
+    shape.stages = p.stages;
+    shape.lhsBits = p.lhsType.getElementTypeBitWidth();
+    shape.rhsBits = p.rhsType.getElementTypeBitWidth();
+    shape.staged = true;
+    GemmLdsLayout lds = computeGemmLdsLayout(shape);
+    for (auto [tile, type] :
+         {std::pair(lds.lhs, p.lhsType), std::pair(lds.rhs, p.rhsType)})
+      ldsTypes.push_back(MemRefType::get(
+          {tile.stages, tile.rows, tile.rowElements}, type.getElementType(),
+          MemRefLayoutAttrInterface(), workgroup));
   }
   if (!direct && p.splitK > 1) {
     // The partial accumulators of K slices 1..splitK-1, per wave of a

@@ -46,21 +46,6 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// The partial sums of 3 of 4 K slices of a 64x64 f32 tile need
-// 3 * 64 * 64 * 4 = 49152 bytes; gfx90a has 65536 and this fits, but a
-// 128x64 tile (98304 bytes) does not.
-module attributes {crest.target = #crest.target<chip = "gfx90a">} {
-  func.func @split_k_lds(%a: tensor<128x4096xf16>, %b: tensor<4096x64xf16>) -> tensor<128x64xf32> {
-    // expected-error @+1 {{'crest.matmul' op split_k = 4 needs 98304 bytes of LDS for the partial sums; gfx90a has 65536 per workgroup}}
-    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
-           config <mma = "v_mfma_f32_32x32x8f16", workgroup_tile = [128, 64, 32], wave_tile = [64, 64], scope = wavefront, split_k = 4>
-           : tensor<128x4096xf16>, tensor<4096x64xf16> -> tensor<128x64xf32>
-    return %0 : tensor<128x64xf32>
-  }
-}
-
-// -----
-
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @conv(%x: tensor<1x16x8x8xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<1x16x6x6xf32> {
     // expected-error @+1 {{'crest.conv2d' op has groups = 4 and a #crest.config; only convolutions with groups = 1 run as implicit GEMMs}}

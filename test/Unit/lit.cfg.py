@@ -11,3 +11,9 @@ config.suffixes = []
 config.test_source_root = os.path.join(config.crest_obj_root, "unittests")
 config.test_exec_root = config.test_source_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
+
+# Tests that read ../shared honour CREST_SHARED_DIR from the environment
+# (`CREST_SHARED_DIR=/nonexistent lit build/test/Unit` runs what a checkout
+# without it runs).
+if "CREST_SHARED_DIR" in os.environ:
+    config.environment["CREST_SHARED_DIR"] = os.environ["CREST_SHARED_DIR"]

@@ -328,8 +328,8 @@ writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
       info.sgprs = row.resources.sgprCount;
       info.vgprSpills = row.resources.vgprSpillCount;
       info.sgprSpills = row.resources.sgprSpillCount;
-      info.ldsBytes = row.resources.ldsBytes;
-      info.scratchBytes = row.resources.scratchBytes;
+      info.ldsBytes = row.resources.groupSegmentFixedSize;
+      info.scratchBytes = row.resources.privateSegmentFixedSize;
       info.wavesPerSimd = row.occupancy.wavesPerSimd;
       info.mfmaCount = row.counts.matrix;
       info.barrierCount = row.counts.barriers;
@@ -635,7 +635,7 @@ int main(int argc, char **argv) {
         return 1;
   }
 
-  SmallVector<KernelReport> rows;
+  std::vector<KernelReport> rows;
   if (opts.report || opts.emit == EmitKind::Package) {
     for (const SerializedModule &result : serialized) {
       Expected<std::vector<KernelReport>> kernels =

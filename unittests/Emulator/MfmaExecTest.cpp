@@ -2,7 +2,7 @@
 //
 // Runs real kernels. Every MFMA of gfx908, gfx90a, gfx942 and gfx950 gets
 // small integer-valued A, B and C placed by the calculator's layout
-// (shared/mfma-layouts; gfx950 has no calculator data and uses the
+// (test/Inputs/mfma-layouts; gfx950 has no calculator data and uses the
 // emulator's closed form instead), runs in its AGPR (acd) and, where the
 // chip allows, VGPR (vcd) form, and must produce D = A * B + C bit for bit
 // as read through the calculator's D layout. Further tests cover CBSZ/ABID,

@@ -34,7 +34,20 @@ bool isCdnaMfma(const MmaInstruction &inst) {
 // Layouts against the calculator
 //===----------------------------------------------------------------------===//
 
-class MfmaCalculatorLayout : public ::testing::TestWithParam<const char *> {};
+class MfmaCalculatorLayout : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    chip = lookupChip(GetParam());
+    ASSERT_NE(chip, nullptr);
+    std::string why;
+    oracle = loadOracle(*chip, why);
+    if (!oracle)
+      GTEST_SKIP() << why;
+  }
+
+  const ChipInfo *chip = nullptr;
+  const OracleFile *oracle = nullptr;
+};
 
 void expectSlot(const OracleSlot &slot, const mfma::ElementLoc &loc,
                 unsigned bits, const char *matrix, unsigned b, unsigned x,
@@ -50,12 +63,6 @@ void expectSlot(const OracleSlot &slot, const mfma::ElementLoc &loc,
 }
 
 TEST_P(MfmaCalculatorLayout, ClosedFormMatchesEveryElement) {
-  const ChipInfo *chip = lookupChip(GetParam());
-  ASSERT_NE(chip, nullptr);
-  std::string why;
-  const OracleFile *oracle = loadOracle(*chip, why);
-  if (!oracle)
-    GTEST_SKIP() << why;
 
   unsigned instructions = 0;
   uint64_t elements = 0;
@@ -119,13 +126,42 @@ TEST_P(MfmaCalculatorLayout, ClosedFormMatchesEveryElement) {
               static_cast<unsigned long long>(elements), oracle->path.c_str());
 }
 
+// The inverse the compiler's fragment code uses (lane -> elements; single
+// block forms, as codegen generates): every element each lane claims is
+// where the calculator puts it, so the lanes together cover every element.
+TEST_P(MfmaCalculatorLayout, LaneInverseMatchesCalculator) {
+  unsigned checked = 0;
+  for (const MmaInstruction &inst : chip->mmaInstructions) {
+    if (!isCdnaMfma(inst) || inst.blocks != 1)
+      continue;
+    SCOPED_TRACE(inst.mnemonic.str());
+    const OracleInstruction &o = oracle->instructions.at(inst.mnemonic.str());
+    mma::InputLayout a = mma::getALayout(inst), b = mma::getBLayout(inst);
+    mma::AccLayout d = mma::getDLayout(inst);
+    unsigned mismatches = 0;
+    for (unsigned lane = 0; lane < mma::kMfmaWaveSize; ++lane) {
+      for (unsigned e = 0; e < a.perLane; ++e) {
+        const OracleSlot &slot = o.a.at(0, a.getX(lane), a.getFirstK(lane) + e);
+        mismatches += slot.lane != lane || slot.vgpr != e * a.bits / 32 ||
+                      slot.lo != e * a.bits % 32;
+        const OracleSlot &bSlot =
+            o.b.at(0, b.getFirstK(lane) + e, b.getX(lane));
+        mismatches += bSlot.lane != lane || bSlot.vgpr != e * b.bits / 32 ||
+                      bSlot.lo != e * b.bits % 32;
+      }
+      for (unsigned e = 0; e < d.elementsPerLane; ++e) {
+        const OracleSlot &slot =
+            o.d.at(0, d.getRow(lane, e), d.getColumn(lane));
+        mismatches += slot.lane != lane || slot.vgpr != e * d.bits / 32;
+      }
+    }
+    EXPECT_EQ(mismatches, 0u);
+    ++checked;
+  }
+  EXPECT_GT(checked, 3u);
+}
+
 TEST_P(MfmaCalculatorLayout, BlgpLaneTableMatches) {
-  const ChipInfo *chip = lookupChip(GetParam());
-  ASSERT_NE(chip, nullptr);
-  std::string why;
-  const OracleFile *oracle = loadOracle(*chip, why);
-  if (!oracle)
-    GTEST_SKIP() << why;
   for (unsigned blgp = 0; blgp < 8; ++blgp)
     for (unsigned lane = 0; lane < 64; ++lane)
       EXPECT_EQ(mfma::getBlgpSourceLane(blgp, lane),

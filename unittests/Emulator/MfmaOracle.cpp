@@ -14,21 +14,17 @@
 #ifndef CREST_SHARED_DIR
 #define CREST_SHARED_DIR ""
 #endif
+#ifndef CREST_MFMA_LAYOUTS_DIR
+#define CREST_MFMA_LAYOUTS_DIR ""
+#endif
 
 using namespace crest;
 using namespace crest::emu::test;
 using llvm::StringRef;
 
-std::string crest::emu::test::getSharedDir() {
-  StringRef dir = CREST_SHARED_DIR;
-  if (dir.empty() || !llvm::sys::fs::is_directory(dir))
-    return "";
-  return dir.str();
-}
-
 std::string crest::emu::test::getOracleJsonPath(const ChipInfo &chip) {
-  llvm::SmallString<256> path(CREST_SHARED_DIR);
-  llvm::sys::path::append(path, "mfma-layouts",
+  llvm::SmallString<256> path(CREST_MFMA_LAYOUTS_DIR);
+  llvm::sys::path::append(path,
                           llvm::StringRef(chip.architecture).lower() + ".json");
   return std::string(path);
 }
@@ -116,6 +112,9 @@ static std::unique_ptr<OracleFile> parseOracle(const std::string &path,
         inst ? inst->getObject("layouts") : nullptr;
     const llvm::json::Object *wave64 =
         layouts ? layouts->getObject("wave64") : nullptr;
+    // v_smfmac_*: not emulated (the carried data has no sparse layouts).
+    if (props && props->getBoolean("sparse").value_or(false))
+      continue;
     if (!props || !wave64) {
       why = path + ": " + name.str() + " lacks properties or wave64 layouts";
       return nullptr;
@@ -130,13 +129,15 @@ static std::unique_ptr<OracleFile> parseOracle(const std::string &path,
     out.outType = props->getString("out_type").value_or("").str();
     out.blgp = props->getBoolean("blgp").value_or(false);
     out.cbszAbid = props->getBoolean("cbsz_abid").value_or(false);
-    out.sparse = props->getBoolean("sparse").value_or(false);
-    if (out.sparse)
-      continue; // v_smfmac_*: not emulated.
+    out.sparse = false;
     std::string matrixWhy;
+    // C equals D ("C_equals_D"); the carried subset keeps D only.
+    const llvm::json::Object *c = wave64->getObject("C");
+    if (!c && wave64->getBoolean("C_equals_D").value_or(false))
+      c = wave64->getObject("D");
     if (!parseMatrix(wave64->getObject("A"), out.a, matrixWhy) ||
         !parseMatrix(wave64->getObject("B"), out.b, matrixWhy) ||
-        !parseMatrix(wave64->getObject("C"), out.c, matrixWhy) ||
+        !parseMatrix(c, out.c, matrixWhy) ||
         !parseMatrix(wave64->getObject("D"), out.d, matrixWhy)) {
       why = path + ": " + name.str() + ": " + matrixWhy;
       return nullptr;
@@ -159,10 +160,7 @@ const OracleFile *crest::emu::test::loadOracle(const ChipInfo &chip,
     why = it->second;
     return nullptr;
   }
-  if (getSharedDir().empty()) {
-    why = "shared folder not found: '" + std::string(CREST_SHARED_DIR) +
-          "' (CREST_SHARED_DIR)";
-  } else if (!llvm::sys::fs::exists(path)) {
+  if (!llvm::sys::fs::exists(path)) {
     why = "calculator data not found: " + path;
   } else if (std::unique_ptr<OracleFile> file = parseOracle(path, why)) {
     return (files[path] = std::move(file)).get();

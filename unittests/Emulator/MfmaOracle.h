@@ -1,6 +1,6 @@
 //===- MfmaOracle.h - MFMA layouts from the calculator data -----*- C++ -*-===//
 //
-// Reads shared/mfma-layouts/cdna*.json (AMD's matrix instruction
+// Reads test/Inputs/mfma-layouts/cdna*.json (AMD's matrix instruction
 // calculator, see its README) for the MFMA tests: where every element of A,
 // B, C and D lives, the calculator's modifier properties and its BLGP lane
 // table. The tests place data and read results through these layouts, so
@@ -52,8 +52,6 @@ struct OracleFile {
   std::array<std::array<unsigned, 64>, 8> blgpSourceLane = {};
 };
 
-/// The shared folder (CREST_SHARED_DIR), empty if it does not exist.
-std::string getSharedDir();
 /// The calculator file for `chip` ("CDNA3" -> .../mfma-layouts/cdna3.json).
 std::string getOracleJsonPath(const ChipInfo &chip);
 /// Parses (once per process) the calculator data for `chip`; null with

@@ -96,14 +96,30 @@ second:
   EXPECT_FALSE(countInstructions(assembly, "third").found);
 }
 
-TEST(CodeObjectInfoTest, MalformedInputIsAnError) {
-  llvm::Expected<CodeObjectInfo> empty = readCodeObjectInfo("");
-  EXPECT_FALSE(static_cast<bool>(empty));
-  llvm::consumeError(empty.takeError());
-  llvm::Expected<CodeObjectInfo> text = readCodeObjectInfo("\x7f"
-                                                           "ELF garbage");
-  EXPECT_FALSE(static_cast<bool>(text));
-  llvm::consumeError(text.takeError());
+TEST(KernelReportTest, MalformedCodeObjectIsAnError) {
+  // The report reads code objects with the shared reader
+  // (crest/Format/CodeObject.h), so its diagnostics name the module.
+  const char *assembly = "k:\n s_endpgm\n.Lfunc_end0:\n";
+  for (llvm::StringRef bytes :
+       {llvm::StringRef(""), llvm::StringRef("\x7f"
+                                             "ELF garbage")}) {
+    auto reports = buildKernelReports("m", bytes, assembly, chip("gfx942"), 64);
+    ASSERT_FALSE(static_cast<bool>(reports));
+    EXPECT_EQ(llvm::toString(reports.takeError()),
+              "code object of gpu.module @m: not an ELF file");
+  }
+}
+
+TEST(OccupancyTest, PartialWorkgroupsPerSimdRoundUp) {
+  // One 40000-byte workgroup of 2 waves fits a 64 KiB CU: its 2 waves sit
+  // on 2 of the 4 SIMDs, so those run 1 wave each. The config cost model
+  // used to divide 1 * 2 / 4 = 0 waves per SIMD here while --report said 1;
+  // both now call computeOccupancy.
+  Occupancy occupancy = computeOccupancy(chip("gfx942"), 64, 32, 0, 40000, 128);
+  EXPECT_EQ(occupancy.byLds, 1u);
+  EXPECT_EQ(occupancy.wavesPerSimd, 1u);
+  EXPECT_EQ(occupancy.workgroupsPerCu, 1u);
+  EXPECT_EQ(occupancy.limiter, "LDS");
 }
 
 } // namespace

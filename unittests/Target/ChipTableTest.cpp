@@ -2,7 +2,7 @@
 //
 // Two kinds of checks:
 // - The table against AMD's matrix instruction calculator data in
-//   <shared>/mfma-layouts/*.json, both ways: every listed instruction is in
+//   test/Inputs/mfma-layouts/*.json, both ways: every listed instruction is in
 //   the file with the same shape, types and cycles, and every dense
 //   instruction of the file is listed or excluded below with a reason. The
 //   per-lane element counts are checked against the layouts themselves.
@@ -26,8 +26,8 @@
 #include <set>
 #include <string>
 
-#ifndef CREST_SHARED_DIR
-#define CREST_SHARED_DIR ""
+#ifndef CREST_MFMA_LAYOUTS_DIR
+#define CREST_MFMA_LAYOUTS_DIR ""
 #endif
 
 using namespace crest;
@@ -98,9 +98,9 @@ std::ostream &operator<<(std::ostream &os, const ChipFile &p) {
   return os << p.chip << "/" << p.file;
 }
 
-std::string sharedPath(StringRef folder, StringRef file) {
-  llvm::SmallString<256> path(CREST_SHARED_DIR);
-  llvm::sys::path::append(path, folder, file);
+std::string layoutsPath(StringRef file) {
+  llvm::SmallString<256> path(CREST_MFMA_LAYOUTS_DIR);
+  llvm::sys::path::append(path, file);
   return std::string(path);
 }
 
@@ -161,11 +161,7 @@ std::optional<OperandStats> getOperandStats(const llvm::json::Object &matrix,
 class CalculatorDataTest : public ::testing::TestWithParam<ChipFile> {
 protected:
   void SetUp() override {
-    StringRef sharedDir = CREST_SHARED_DIR;
-    if (sharedDir.empty() || !llvm::sys::fs::is_directory(sharedDir))
-      GTEST_SKIP() << "shared folder not found: '" << sharedDir.str()
-                   << "' (CREST_SHARED_DIR)";
-    path = sharedPath("mfma-layouts", GetParam().file);
+    path = layoutsPath(GetParam().file);
     if (!llvm::sys::fs::exists(path))
       GTEST_SKIP() << "calculator data not found: " << path;
 

@@ -20,6 +20,7 @@
 namespace crest {
 
 struct ConfigCost {
+  /// The LDS the kernel allocates (ConfigAttr::getLdsLayout).
   int64_t ldsBytes = 0;
   /// Accumulator registers per lane (the output tile of one wave).
   int64_t accRegisters = 0;
@@ -27,14 +28,11 @@ struct ConfigCost {
   /// fragments for `stages` K steps in flight, and a fixed allowance for
   /// addresses and loop state. An estimate, not what LLVM allocates.
   int64_t estimatedVgprs = 0;
-  /// Waves per SIMD the registers, the LDS and the chip allow.
+  /// Waves per SIMD the registers, the LDS and the chip allow
+  /// (crest::computeOccupancy).
   int64_t wavesPerSimd = 0;
   int64_t wavesPerWorkgroup = 0;
 };
-
-/// LDS bytes the split-K reduction of `config` needs: the partial
-/// accumulators of split_k - 1 groups of waves (0 without split-K).
-int64_t getSplitKLdsBytes(ConfigAttr config, unsigned accBits);
 
 /// Evaluates `config` for a contraction reading `lhsBits`/`rhsBits`-wide
 /// elements and accumulating `accBits`-wide values with `mma`, at

@@ -2,12 +2,13 @@
 // RUN: not crest-opt %s --split-input-file --crest-select-config="min-waves-per-simd=9" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OCC
 
 // With `explain`, a remark states the choice and its cost: 2 stages of a
-// 128x32 and a 32x128 f16 tile = 2 * (4096 + 4096) * 2 bytes = 32768 bytes
-// of LDS; 64 KiB of LDS holds two such workgroups per CU, 8 waves over 4
-// SIMDs = 2 waves per SIMD.
+// 128x32 and a 32x128 f16 tile, K rows padded by 8 elements to 40, = 2 *
+// (128*40 + 128*40) * 2 bytes = 40960 bytes of LDS (what the kernel
+// allocates); 64 KiB of LDS holds one such workgroup per CU, 4 waves over 4
+// SIMDs = 1 wave per SIMD.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf32> {
-    // expected-remark @+1 {{selected v_mfma_f32_32x32x8_f16, tiles 128x128x32, 4 waves of 64x64, workgroup scope, 2 stage(s): 32768 bytes of LDS, about 96 VGPRs, 2 waves per SIMD}}
+    // expected-remark @+1 {{selected v_mfma_f32_32x32x8_f16, tiles 128x128x32, 4 waves of 64x64, workgroup scope, 2 stage(s): 40960 bytes of LDS, about 96 VGPRs, 1 waves per SIMD}}
     %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<4096x4096xf16>, tensor<4096x4096xf16> -> tensor<4096x4096xf32>
     return %0 : tensor<4096x4096xf32>

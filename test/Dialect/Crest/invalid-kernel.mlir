@@ -441,10 +441,11 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// ... and the LDS budget: 2 * (128*128*4 + 128*128*4) = 262144 bytes.
+// ... and the LDS budget: 2 * (128*132*4 + 128*132*4) = 270336 bytes (f32
+// rows padded by 4 elements).
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @kernel_config_lds(%x: tensor<128x256xf32>, %w: tensor<256x128xf32>, %r: tensor<128x128xf32>) {
-    // expected-error @+1 {{'crest.kernel' op config needs 262144 bytes of LDS (2 stages of a 128x128 lhs and a 128x128 rhs tile); gfx942 has 65536 per workgroup}}
+    // expected-error @+1 {{'crest.kernel' op config needs 270336 bytes of LDS (2 stages of a 128x128 lhs and a 128x128 rhs tile, K rows padded by 4 elements); gfx942 has 65536 per workgroup}}
     %y = crest.kernel ins(%x, %w, %r : tensor<128x256xf32>, tensor<256x128xf32>, tensor<128x128xf32>)
            config <mma = "v_mfma_f32_32x32x2_f32", workgroup_tile = [128, 128, 128],
                    wave_tile = [64, 64], scope = workgroup, stages = 2>

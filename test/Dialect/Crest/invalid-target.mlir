@@ -495,10 +495,29 @@ module attributes {crest.target = #crest.target<chip = "gfx1201">} {
 
 // -----
 
-// f16, 128x64 lhs + 64x128 rhs tiles = 16384 + 16384 bytes per stage:
-// 2 stages = 65536 bytes fit gfx942's 64 KiB exactly ...
+// Each staged K row is padded by 16 bytes (8 f16 elements) so that rows
+// start in different banks; the verifier counts the padded layout the
+// lowering allocates. f16, 128x56 lhs + 56x128 rhs tiles with rows of
+// 56 + 8 = 64 elements = 16384 + 16384 bytes per stage: 2 stages = 65536
+// bytes fit gfx942's 64 KiB exactly ...
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
-  func.func @lds_at_limit(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) {
+  func.func @lds_at_limit(%a: tensor<128x56xf16>, %b: tensor<56x128xf16>) {
+    %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [128, 128, 56],
+                   wave_tile = [64, 64], scope = workgroup, stages = 2>
+           : tensor<128x56xf16>, tensor<56x128xf16> -> tensor<128x128xf32>
+    return
+  }
+}
+
+// -----
+
+// ... while 128x64 tiles fit only without the padding: 2 * (128*64*2 +
+// 64*128*2) = 65536 bytes unpadded, 2 * (128*72*2 + 128*72*2) = 73728 as
+// allocated, which the verifier rejects (before LLVM fails on it).
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @lds_fits_only_unpadded(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) {
+    // expected-error @+1 {{'crest.matmul' op config needs 73728 bytes of LDS (2 stages of a 128x64 lhs and a 64x128 rhs tile, K rows padded by 8 elements); gfx942 has 65536 per workgroup}}
     %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [128, 128, 64],
                    wave_tile = [64, 64], scope = workgroup, stages = 2>
@@ -509,10 +528,26 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// ... 3 stages = 98304 bytes do not.
+// The verifier counts the split-K partial sums too (the lowering allocates
+// them beside any staged tiles): the partial sums of 3 of 4 K slices of a 64x64 f32 tile need
+// 3 * 64 * 64 * 4 = 49152 bytes; gfx90a has 65536 and this fits, but a
+// 128x64 tile (98304 bytes) does not.
+module attributes {crest.target = #crest.target<chip = "gfx90a">} {
+  func.func @split_k_lds(%a: tensor<128x4096xf16>, %b: tensor<4096x64xf16>) -> tensor<128x64xf32> {
+    // expected-error @+1 {{'crest.matmul' op config needs 98304 bytes of LDS (partial sums for split_k = 4); gfx90a has 65536 per workgroup}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_32x32x8f16", workgroup_tile = [128, 64, 32], wave_tile = [64, 64], scope = wavefront, split_k = 4>
+           : tensor<128x4096xf16>, tensor<4096x64xf16> -> tensor<128x64xf32>
+    return %0 : tensor<128x64xf32>
+  }
+}
+
+// -----
+
+// 3 stages = 110592 bytes do not either.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @lds_overflow(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) {
-    // expected-error @+1 {{'crest.matmul' op config needs 98304 bytes of LDS (3 stages of a 128x64 lhs and a 64x128 rhs tile); gfx942 has 65536 per workgroup}}
+    // expected-error @+1 {{'crest.matmul' op config needs 110592 bytes of LDS (3 stages of a 128x64 lhs and a 64x128 rhs tile, K rows padded by 8 elements); gfx942 has 65536 per workgroup}}
     %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [128, 128, 64],
                    wave_tile = [64, 64], scope = workgroup, stages = 3>
@@ -523,7 +558,7 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// gfx950 has 160 KiB (163840 bytes) per workgroup: the 98304 bytes fit.
+// gfx950 has 160 KiB (163840 bytes) per workgroup: the 110592 bytes fit.
 module attributes {crest.target = #crest.target<chip = "gfx950">} {
   func.func @lds_fits_gfx950(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) {
     %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
@@ -536,11 +571,11 @@ module attributes {crest.target = #crest.target<chip = "gfx950">} {
 
 // -----
 
-// f32, 256x64 + 64x256 tiles = 65536 + 65536 bytes per stage, 2 stages =
-// 262144 bytes > 163840.
+// f32, 256x64 + 64x256 tiles with rows padded to 68 = 69632 + 69632 bytes
+// per stage, 2 stages = 278528 bytes > 163840.
 module attributes {crest.target = #crest.target<chip = "gfx950">} {
   func.func @lds_overflow_gfx950(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) {
-    // expected-error @+1 {{'crest.matmul' op config needs 262144 bytes of LDS (2 stages of a 256x64 lhs and a 64x256 rhs tile); gfx950 has 163840 per workgroup}}
+    // expected-error @+1 {{'crest.matmul' op config needs 278528 bytes of LDS (2 stages of a 256x64 lhs and a 64x256 rhs tile, K rows padded by 4 elements); gfx950 has 163840 per workgroup}}
     %c = crest.matmul %a, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32>
            config <mma = "v_mfma_f32_32x32x2_f32", workgroup_tile = [256, 256, 64],
                    wave_tile = [64, 64], scope = workgroup, stages = 2>
@@ -551,10 +586,11 @@ module attributes {crest.target = #crest.target<chip = "gfx950">} {
 
 // -----
 
-// xf32 stages f32 data (4 bytes): 3 * (128*32*4 + 32*128*4) = 98304 bytes.
+// xf32 stages f32 data (4 bytes, rows padded to 36): 3 * (128*36*4 +
+// 128*36*4) = 110592 bytes.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @lds_overflow_xf32(%a: tensor<128x32xf32>, %b: tensor<32x128xf32>) {
-    // expected-error @+1 {{'crest.matmul' op config needs 98304 bytes of LDS (3 stages of a 128x32 lhs and a 32x128 rhs tile); gfx942 has 65536 per workgroup}}
+    // expected-error @+1 {{'crest.matmul' op config needs 110592 bytes of LDS (3 stages of a 128x32 lhs and a 32x128 rhs tile, K rows padded by 4 elements); gfx942 has 65536 per workgroup}}
     %c = crest.matmul %a, %b precision <lhs = tf32, rhs = tf32, acc = f32, out = f32>
            config <mma = "v_mfma_f32_32x32x4_xf32", workgroup_tile = [128, 128, 32],
                    wave_tile = [64, 64], scope = workgroup, stages = 3>
@@ -565,10 +601,11 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// fp8 stages 1 byte per element: 2 * (256*128 + 128*256) = 131072 bytes.
+// fp8 stages 1 byte per element, rows padded to 144: 2 * (256*144 +
+// 256*144) = 147456 bytes.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @lds_overflow_fp8(%a: tensor<256x128xf8E4M3FNUZ>, %b: tensor<128x256xf8E4M3FNUZ>) {
-    // expected-error @+1 {{'crest.matmul' op config needs 131072 bytes of LDS (2 stages of a 256x128 lhs and a 128x256 rhs tile); gfx942 has 65536 per workgroup}}
+    // expected-error @+1 {{'crest.matmul' op config needs 147456 bytes of LDS (2 stages of a 256x128 lhs and a 128x256 rhs tile, K rows padded by 16 elements); gfx942 has 65536 per workgroup}}
     %c = crest.matmul %a, %b precision <lhs = f8E4M3FNUZ, rhs = f8E4M3FNUZ, acc = f32, out = f32>
            config <mma = "v_mfma_f32_32x32x16_fp8_fp8", workgroup_tile = [256, 256, 128],
                    wave_tile = [128, 128], scope = workgroup, stages = 2>
@@ -593,10 +630,10 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // -----
 
 // RDNA: 64 KiB per workgroup although the WGP has 128 KiB.
-// 2 * (128*128*2 + 128*128*2) = 131072 bytes.
+// 2 * (128*136*2 + 128*136*2) = 139264 bytes (rows padded to 136).
 module attributes {crest.target = #crest.target<chip = "gfx1100">} {
   func.func @lds_overflow_gfx1100(%x: tensor<1x128x8x8xf16>, %w: tensor<128x128x1x1xf16>) {
-    // expected-error @+1 {{'crest.conv2d' op config needs 131072 bytes of LDS (2 stages of a 128x128 lhs and a 128x128 rhs tile); gfx1100 has 65536 per workgroup}}
+    // expected-error @+1 {{'crest.conv2d' op config needs 139264 bytes of LDS (2 stages of a 128x128 lhs and a 128x128 rhs tile, K rows padded by 8 elements); gfx1100 has 65536 per workgroup}}
     %y = crest.conv2d %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            config <mma = "v_wmma_f32_16x16x16_f16", workgroup_tile = [128, 128, 128],
                    wave_tile = [32, 32], scope = workgroup, stages = 2>

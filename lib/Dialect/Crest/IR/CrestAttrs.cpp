@@ -238,10 +238,22 @@ int64_t ConfigAttr::getNumWaves() const {
          getSplitK();
 }
 
-int64_t ConfigAttr::getLdsBytes(unsigned lhsBits, unsigned rhsBits) const {
-  if (getScope() != SyncScope::Workgroup)
-    return 0;
-  int64_t lhsBytes = getTileM() * getTileK() * lhsBits / 8;
-  int64_t rhsBytes = getTileK() * getTileN() * rhsBits / 8;
-  return static_cast<int64_t>(getStages()) * (lhsBytes + rhsBytes);
+GemmLdsLayout ConfigAttr::getLdsLayout(unsigned lhsBits, unsigned rhsBits,
+                                       unsigned accBits) const {
+  GemmLdsShape shape;
+  shape.tileM = getTileM();
+  shape.tileN = getTileN();
+  shape.tileK = getTileK();
+  shape.stages = getStages();
+  shape.splitK = getSplitK();
+  shape.lhsBits = lhsBits;
+  shape.rhsBits = rhsBits;
+  shape.accBits = accBits;
+  shape.staged = getScope() == SyncScope::Workgroup;
+  return computeGemmLdsLayout(shape);
+}
+
+int64_t ConfigAttr::getLdsBytes(unsigned lhsBits, unsigned rhsBits,
+                                unsigned accBits) const {
+  return getLdsLayout(lhsBits, rhsBits, accBits).getTotalBytes();
 }

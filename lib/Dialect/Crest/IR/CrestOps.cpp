@@ -167,19 +167,35 @@ static LogicalResult verifyConfigOnChip(Operation *diagOp, ConfigAttr config,
            << waveSize << " lanes = " << workItems
            << " work-items; a workgroup holds at most 1024";
 
-  int64_t ldsBytes =
-      config.getLdsBytes(getScalarKindBits(lhs), getScalarKindBits(rhs));
-  if (ldsBytes > chip.ldsBytesPerWorkgroup)
-    return diagOp->emitOpError()
-           << "config needs " << ldsBytes << " bytes of LDS ("
-           << config.getStages() << " stages of a " << config.getTileM() << "x"
+  // The LDS the lowering allocates: padded A/B stages and split-K sums.
+  GemmLdsLayout lds = config.getLdsLayout(
+      getScalarKindBits(lhs), getScalarKindBits(rhs), getScalarKindBits(acc));
+  if (lds.getTotalBytes() > chip.ldsBytesPerWorkgroup) {
+    InFlightDiagnostic diag = diagOp->emitOpError()
+                              << "config needs " << lds.getTotalBytes()
+                              << " bytes of LDS (";
+    if (lds.getStagingBytes() > 0) {
+      diag << config.getStages() << " stages of a " << config.getTileM() << "x"
            << config.getTileK() << " lhs and a " << config.getTileK() << "x"
-           << config.getTileN() << " rhs tile); " << chip.name << " has "
-           << chip.ldsBytesPerWorkgroup << " per workgroup";
+           << config.getTileN() << " rhs tile, K rows padded by ";
+      if (lds.lhs.padElements == lds.rhs.padElements)
+        diag << lds.lhs.padElements << " elements";
+      else
+        diag << lds.lhs.padElements << " (lhs) and " << lds.rhs.padElements
+             << " (rhs) elements";
+      if (lds.splitKBytes > 0)
+        diag << ", plus " << lds.splitKBytes << " bytes of";
+    }
+    if (lds.splitKBytes > 0)
+      diag << (lds.getStagingBytes() > 0 ? " " : "")
+           << "partial sums for split_k = " << config.getSplitK();
+    return diag << "); " << chip.name << " has " << chip.ldsBytesPerWorkgroup
+                << " per workgroup";
+  }
 
   // Accumulators alone must fit the registers that may hold them.
-  int64_t accRegs = waveTile[0] * waveTile[1] / waveSize *
-                    std::max(1u, getScalarKindBits(acc) / 32);
+  int64_t accRegs = getAccRegistersPerLane(waveTile[0], waveTile[1], waveSize,
+                                           getScalarKindBits(acc));
   int64_t accBudget = chip.mmaAccInArchVgprs
                           ? chip.maxArchVgprs + chip.maxAccVgprs
                           : chip.maxAccVgprs;

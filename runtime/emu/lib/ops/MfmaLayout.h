@@ -1,33 +1,9 @@
-//===- MfmaLayout.h - CDNA MFMA operand layouts and number formats -*- C++ -*-//
+//===- MfmaLayout.h - MFMA number formats for the emulator ------*- C++ -*-===//
 //
-// The register/lane layout of the CDNA MFMA family in closed form, and the
-// input number formats the matrix cores read. Everything is a function of a
-// chip-table row (crest/Target/ChipTable.h): M, N, K, blocks and the element
-// kinds; nothing tests a chip or an instruction name.
-//
-// Layout (every dense CDNA1-3 MFMA of shared/mfma-layouts/cdna{1,2,3}.json
-// matches these formulas element for element; MfmaLayoutTest checks it):
-//
-//   A (dim = M, x = i) and B (dim = N, x = j), element (block b, x, k) of
-//   `bits` bits, with E = dim * K * blocks / 64 elements per lane:
-//     lane = x + dim * (b + blocks * floor(k / E))
-//     bit offset in the lane's E * bits bits = (k % E) * bits, i.e.
-//     register (k % E) * bits / 32, bit (k % E) * bits % 32.
-//   C and D, 32-bit elements: rows go in groups of H = 4 (one register
-//   each); G = 64 / N lane groups of N lanes; R = M / 4 row groups per
-//   block, Gb = min(G, R) of them side by side in the lanes and the
-//   remaining lane groups (G / Gb) holding further blocks:
-//     rg = floor(i / 4)
-//     lane = j + N * (rg % Gb + Gb * (b % (G / Gb)))
-//     register = 4 * (floor(rg / Gb) + (R / Gb) * floor(b / (G / Gb)))
-//                + i % 4
-//   C and D, 64-bit elements (the f64 forms): a register pair per element,
-//     lane = 16 * (i % 4) + N * b + j, pair floor(i / 4) (registers
-//     2 * floor(i / 4) and 2 * floor(i / 4) + 1).
-//
-// gfx950 has no calculator data; its forms are assumed to follow the same
-// formulas (e.g. v_mfma_f32_32x32x16_f16: 8 halves in 4 registers per lane,
-// lane = i + 32 * floor(k / 8)).
+// The input number formats the matrix cores read. The register/lane
+// layouts are the shared ones of crest/Target/MmaLayout.h (one description
+// for the compiler and the emulator), re-exported here under
+// crest::emu::mfma for the MFMA handlers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +11,7 @@
 #define CREST_EMU_LIB_OPS_MFMALAYOUT_H
 
 #include "crest/Target/ChipTable.h"
+#include "crest/Target/MmaLayout.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -42,44 +19,15 @@
 
 namespace crest::emu::mfma {
 
-/// Where one element of an operand lives: `reg` registers after the
-/// operand's first register, in `lane`, from bit `bit` (64-bit elements
-/// span registers `reg` and `reg + 1`).
-struct ElementLoc {
-  unsigned reg;
-  unsigned lane;
-  unsigned bit;
-};
-
-/// A (dim = M, x = row) or B (dim = N, x = column) element (block, x, k).
-ElementLoc getInputLoc(unsigned dim, unsigned k, unsigned blocks, unsigned bits,
-                       unsigned block, unsigned x, unsigned kk);
-/// C/D element (block, i, j) of an instruction with `accBits`-bit
-/// accumulators.
-ElementLoc getAccLoc(unsigned m, unsigned n, unsigned blocks, unsigned accBits,
-                     unsigned block, unsigned i, unsigned j);
-
-ElementLoc getALoc(const MmaInstruction &inst, unsigned block, unsigned i,
-                   unsigned k);
-ElementLoc getBLoc(const MmaInstruction &inst, unsigned block, unsigned k,
-                   unsigned j);
-ElementLoc getDLoc(const MmaInstruction &inst, unsigned block, unsigned i,
-                   unsigned j);
-
-/// 32-bit registers each operand spans in one lane.
-unsigned getARegs(const MmaInstruction &inst);
-unsigned getBRegs(const MmaInstruction &inst);
-unsigned getDRegs(const MmaInstruction &inst);
-
-/// With BLGP = `blgp` (a lane pattern), the B value the default layout puts
-/// in `lane` is read from the returned lane (ISA guide section 7.1.6.3; the
-/// calculator's `blgp_source_lane`): 1 and 2 broadcast lanes 0-31 or 32-63,
-/// 3 rotates by 16, 4-7 broadcast the 16-lane group blgp - 4.
-unsigned getBlgpSourceLane(unsigned blgp, unsigned lane);
-
-/// Whether CBSZ/ABID (A-block broadcast) apply: multi-block forms other than
-/// f64 (the calculator's "cbsz_abid" property for every CDNA1-3 form).
-bool hasABroadcast(const MmaInstruction &inst);
+using mma::ElementLoc;
+using mma::getALoc;
+using mma::getARegs;
+using mma::getBlgpSourceLane;
+using mma::getBLoc;
+using mma::getBRegs;
+using mma::getDLoc;
+using mma::getDRegs;
+using mma::hasABroadcast;
 
 //===----------------------------------------------------------------------===//
 // Number formats

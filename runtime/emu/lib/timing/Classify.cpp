@@ -10,6 +10,7 @@
 #include "Model.h"
 
 #include "../ops/MfmaOps.h"
+#include "crest/Target/MmaLayout.h"
 #include "crest/emu/Program.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -81,7 +82,7 @@ StaticInst classify(const Inst &inst, const ChipInfo &chip,
   StringRef name(inst.name);
   addRegisters(si, inst);
 
-  if (name.starts_with("V_MFMA_") || name.starts_with("V_SMFMAC_")) {
+  if (mma::isMatrixMnemonic(name)) {
     si.cls = InstClass::Mfma;
     si.category = Category::Valu;
     const auto &keys = getMfmaKeys(chip);

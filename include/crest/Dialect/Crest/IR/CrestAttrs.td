@@ -193,9 +193,14 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     int64_t getTileK() const { return getWorkgroupTile()[2]; }
     /// Waves per workgroup: (tile M / wave M) * (tile N / wave N) * split_k.
     int64_t getNumWaves() const;
-    /// LDS bytes that `stages` buffers of the A and B tiles need with
-    /// workgroup scope (0 with wavefront scope).
-    int64_t getLdsBytes(unsigned lhsBits, unsigned rhsBits) const;
+    /// The LDS the lowering allocates for this config (crest/Target/
+    /// KernelResources.h): with workgroup scope `stages` buffers of the A
+    /// and B tiles, their rows padded, and the split-K partial sums.
+    ::crest::GemmLdsLayout getLdsLayout(unsigned lhsBits, unsigned rhsBits,
+                                        unsigned accBits) const;
+    /// getLdsLayout(...).getTotalBytes().
+    int64_t getLdsBytes(unsigned lhsBits, unsigned rhsBits,
+                        unsigned accBits) const;
   }];
 }
 

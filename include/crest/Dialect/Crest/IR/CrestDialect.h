@@ -4,6 +4,7 @@
 #define CREST_DIALECT_CREST_IR_CRESTDIALECT_H
 
 #include "crest/Target/ChipTable.h"
+#include "crest/Target/KernelResources.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -1,5 +1,4 @@
-//===- CodeObject.cpp - Load HSA code objects
-//-------------------------------===//
+//===- CodeObject.cpp - The one HSA code-object reader --------------------===//
 //
 // The ELF layout, the kernel descriptor and the metadata follow LLVM's
 // AMDGPUUsage ("Code Object Metadata", "Kernel Descriptor"). Each read from
@@ -7,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "crest/emu/CodeObject.h"
+#include "crest/Format/CodeObject.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -20,7 +21,7 @@
 
 using namespace llvm;
 using namespace crest;
-using namespace crest::emu;
+using namespace crest::hsa;
 
 using ELFT = object::ELF64LE;
 
@@ -118,8 +119,47 @@ struct KernelMetadata {
 };
 } // namespace
 
+/// Checks that `blob` is one MessagePack object whose map keys are all
+/// strings, as AMDGPU metadata is: LLVM's msgpack::Document traps on keys it
+/// cannot order (maps, arrays), so corrupt input must not reach it.
+static Error checkMetadataStructure(StringRef blob, const ErrorBuilder &error) {
+  struct Frame {
+    uint64_t remaining; ///< items left (keys and values for maps)
+    bool isMap;
+  };
+  SmallVector<Frame> stack;
+  msgpack::Reader reader(MemoryBufferRef(blob, "metadata"));
+  bool readRoot = false;
+  while (!readRoot || !stack.empty()) {
+    msgpack::Object object;
+    Expected<bool> read = reader.read(object);
+    if (!read)
+      return error("the AMDGPU metadata note is not valid MessagePack: {0}",
+                   toString(read.takeError()));
+    if (!*read)
+      return error("the AMDGPU metadata note is not valid MessagePack (it "
+                   "ends inside a map or list)");
+    readRoot = true;
+    bool isKey =
+        !stack.empty() && stack.back().isMap && stack.back().remaining % 2 == 0;
+    if (!stack.empty())
+      --stack.back().remaining;
+    if (isKey && object.Kind != msgpack::Type::String)
+      return error("the AMDGPU metadata has a map key that is not a string");
+    if (object.Kind == msgpack::Type::Map)
+      stack.push_back({2 * uint64_t(object.Length), true});
+    else if (object.Kind == msgpack::Type::Array)
+      stack.push_back({uint64_t(object.Length), false});
+    while (!stack.empty() && stack.back().remaining == 0)
+      stack.pop_back();
+  }
+  return Error::success();
+}
+
 static Expected<std::vector<KernelMetadata>>
 parseMetadata(StringRef blob, const ErrorBuilder &error) {
+  if (Error e = checkMetadataStructure(blob, error))
+    return std::move(e);
   msgpack::Document doc;
   if (!doc.readFromBlob(blob, /*Multi=*/false))
     return error("the AMDGPU metadata note is not valid MessagePack");
@@ -157,7 +197,8 @@ parseMetadata(StringRef blob, const ErrorBuilder &error) {
     if (Error e =
             read(".kernarg_segment_size", std::nullopt, k.kernargSegmentSize))
       return std::move(e);
-    if (Error e = read(".kernarg_segment_align", 8, k.kernargSegmentAlign))
+    if (Error e =
+            read(".kernarg_segment_align", std::nullopt, k.kernargSegmentAlign))
       return std::move(e);
     if (Error e = read(".group_segment_fixed_size", std::nullopt,
                        k.groupSegmentFixedSize))
@@ -167,15 +208,46 @@ parseMetadata(StringRef blob, const ErrorBuilder &error) {
       return std::move(e);
     if (Error e = read(".wavefront_size", std::nullopt, k.wavefrontSize))
       return std::move(e);
-    if (Error e = read(".sgpr_count", 0, k.sgprCount))
+    if (Error e = read(".sgpr_count", std::nullopt, k.sgprCount))
       return std::move(e);
-    if (Error e = read(".vgpr_count", 0, k.vgprCount))
+    if (Error e = read(".vgpr_count", std::nullopt, k.vgprCount))
       return std::move(e);
     if (Error e = read(".agpr_count", 0, k.agprCount))
       return std::move(e);
-    if (Error e =
-            read(".max_flat_workgroup_size", 1024, k.maxFlatWorkgroupSize))
+    if (Error e = read(".sgpr_spill_count", 0, k.sgprSpillCount))
       return std::move(e);
+    if (Error e = read(".vgpr_spill_count", 0, k.vgprSpillCount))
+      return std::move(e);
+    if (Error e = read(".max_flat_workgroup_size", std::nullopt,
+                       k.maxFlatWorkgroupSize))
+      return std::move(e);
+    if (k.maxFlatWorkgroupSize == 0 || k.maxFlatWorkgroupSize > 1024)
+      return error("{0} has .max_flat_workgroup_size {1}; must be 1 to 1024",
+                   context, k.maxFlatWorkgroupSize);
+    auto reqd = map.find(doc.getNode(".reqd_workgroup_size"));
+    if (reqd != map.end()) {
+      if (reqd->second.getKind() != msgpack::Type::Array ||
+          reqd->second.getArray().size() != 3)
+        return error("'.reqd_workgroup_size' of {0} is not a list of three "
+                     "integers",
+                     context);
+      uint64_t product = 1;
+      for (auto [index, dim] : llvm::enumerate(reqd->second.getArray())) {
+        msgpack::Type kind = dim.getKind();
+        if (!(kind == msgpack::Type::UInt ||
+              (kind == msgpack::Type::Int && dim.getInt() >= 0)) ||
+            getUInt(dim) == 0 || getUInt(dim) > 1024)
+          return error("'.reqd_workgroup_size' of {0} has an entry that is "
+                       "not an integer from 1 to 1024",
+                       context);
+        k.reqdWorkgroupSize[index] = uint32_t(getUInt(dim));
+        product *= getUInt(dim);
+      }
+      if (product > k.maxFlatWorkgroupSize)
+        return error("'.reqd_workgroup_size' of {0} ({1} work-items) exceeds "
+                     "its .max_flat_workgroup_size {2}",
+                     context, product, k.maxFlatWorkgroupSize);
+    }
     if (k.wavefrontSize != 32 && k.wavefrontSize != 64)
       return error("{0} has wavefront size {1}; must be 32 or 64", context,
                    k.wavefrontSize);

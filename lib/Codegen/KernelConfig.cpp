@@ -15,7 +15,13 @@ using namespace crest;
 /// GEMM kernels (see docs/Codegen.md); used for ranking only.
 static constexpr int64_t kAddressingVgprs = 24;
 
-int64_t crest::getSplitKLdsBytes(ConfigAttr config, unsigned accBits) {
+int64_t crest::getSplitKLdsBytes(ConfigAttr config, unsigned accBits,
+                                 int64_t m) {
+  if (config.getRhsVector() > 1) {
+    int64_t rows = m > 0 && m < config.getTileM() ? m : config.getTileM();
+    return int64_t(config.getSplitK()) * rows * config.getTileN() *
+           std::max<int64_t>(1, accBits / 8);
+  }
   return int64_t(config.getSplitK() - 1) * config.getTileM() *
          config.getTileN() * std::max<int64_t>(1, accBits / 8);
 }
@@ -23,10 +29,11 @@ int64_t crest::getSplitKLdsBytes(ConfigAttr config, unsigned accBits) {
 ConfigCost crest::evaluateConfig(const ChipInfo &chip,
                                  const MmaInstruction &mma, ConfigAttr config,
                                  unsigned waveSize, unsigned lhsBits,
-                                 unsigned rhsBits, unsigned accBits) {
+                                 unsigned rhsBits, unsigned accBits,
+                                 int64_t m) {
   ConfigCost cost;
   cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits) +
-                  getSplitKLdsBytes(config, accBits);
+                  getSplitKLdsBytes(config, accBits, m);
   cost.wavesPerWorkgroup = config.getNumWaves();
   int64_t waveM = config.getWaveTile()[0], waveN = config.getWaveTile()[1];
   cost.accRegisters =
@@ -42,6 +49,19 @@ ConfigCost crest::evaluateConfig(const ChipInfo &chip,
       config.getScope() == SyncScope::Wavefront ? config.getStages() : 1;
   cost.estimatedVgprs =
       cost.accRegisters + inFlight * (lhsRegs + rhsRegs) + kAddressingVgprs;
+  if (int64_t v = config.getRhsVector(); v > 1) {
+    // The skinny path: `stages` whole K steps of loads in registers (kpl
+    // rhs vectors of v elements and tilesM lhs fragments per instruction
+    // K), plus one instruction K's v transposed rhs fragments.
+    int64_t kpl = mma.getLhsElementsPerLane(waveSize);
+    int64_t substeps = config.getTileK() / mma.k;
+    int64_t perStep =
+        substeps * (llvm::divideCeil(kpl * v * rhsBits, 32) +
+                    tilesM * llvm::divideCeil(kpl * lhsBits, 32));
+    cost.estimatedVgprs = cost.accRegisters + config.getStages() * perStep +
+                          llvm::divideCeil(v * kpl * rhsBits, 32) +
+                          kAddressingVgprs;
+  }
 
   int64_t granule = chip.getVgprAllocGranule(waveSize);
   int64_t allocated = llvm::alignTo(cost.estimatedVgprs, granule);

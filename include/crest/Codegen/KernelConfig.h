@@ -33,15 +33,19 @@ struct ConfigCost {
 };
 
 /// LDS bytes the split-K reduction of `config` needs: the partial
-/// accumulators of split_k - 1 groups of waves (0 without split-K).
-int64_t getSplitKLdsBytes(ConfigAttr config, unsigned accBits);
+/// accumulators of split_k - 1 groups of waves (0 without split-K). With
+/// rhs_vector > 1 (the skinny path) every wave's partial sums, row-major,
+/// of the rows inside `m` when the problem's M is given and smaller than
+/// the tile.
+int64_t getSplitKLdsBytes(ConfigAttr config, unsigned accBits, int64_t m = 0);
 
 /// Evaluates `config` for a contraction reading `lhsBits`/`rhsBits`-wide
 /// elements and accumulating `accBits`-wide values with `mma`, at
 /// `waveSize`.
 ConfigCost evaluateConfig(const ChipInfo &chip, const MmaInstruction &mma,
                           ConfigAttr config, unsigned waveSize,
-                          unsigned lhsBits, unsigned rhsBits, unsigned accBits);
+                          unsigned lhsBits, unsigned rhsBits, unsigned accBits,
+                          int64_t m = 0);
 
 } // namespace crest
 

@@ -190,7 +190,8 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
                                  llvm::divideCeil(n, tn),
                              llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
       ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
-                                          {wm, wn}, scope, stages, split);
+                                          {wm, wn}, scope, stages, split,
+                                          /*rhs_vector=*/1);
       Candidate candidate{config, mma,
                           evaluateConfig(chip, *mma, config, waveSize, lhsBits,
                                          rhsBits, accBits),

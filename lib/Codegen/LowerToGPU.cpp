@@ -207,8 +207,8 @@ public:
                                ArrayRef<Value> yielded);
 
 private:
-  /// Global loads of K step `step` for the skinny path: for each MMA K
-  /// substep, kpl rhs vectors (one K row each) then tilesM lhs fragments.
+  /// Global loads of K step `step` for the skinny path: the lane's rhs row
+  /// vectors (one per K index it owns), then its lhs chunks per row tile.
   /// With `guardK`, elements past K read as zero.
   SmallVector<Value> loadVectorRhsStep(Value step, Value rhsCol,
                                        ArrayRef<Value> lhsRows, bool guardK);
@@ -1047,43 +1047,56 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
 // waves add them in slice order (deterministic), each for its own block of
 // columns, in the MMA's accumulator layout, and run the fused epilogue.
 
+/// K order within a step of the skinny path: lane group g (lane / n) owns
+/// the `kpl * substeps` consecutive K indices from g * kpl * substeps, of
+/// which instruction K substep s takes the kpl from s * kpl. A lane's lhs
+/// elements of one step are then contiguous (one 16-byte load for two f16
+/// substeps); A and B follow the same order, so the sum is unchanged.
+static int64_t vectorRhsLhsChunk(const KernelPlan &plan, Type lhsElt) {
+  int64_t perLane = plan.kpl * (plan.tileK / plan.mma->k);
+  unsigned bytes = std::max(1u, lhsElt.getIntOrFloatBitWidth() / 8);
+  return std::min<int64_t>(perLane, std::max<int64_t>(16 / bytes, 1));
+}
+
 SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
                                                     ArrayRef<Value> lhsRows,
                                                     bool guardK) {
   const MmaInstruction &mma = *plan.mma;
   int64_t v = plan.rhsVector, kpl = plan.kpl;
+  int64_t substeps = plan.tileK / mma.k, perLane = kpl * substeps;
   Type elt = rhsElt();
   auto vecType = VectorType::get({v}, elt);
   unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
-  Value kLane = mul(div(lane, mma.n), idx(kpl));
-  Value kBase = add(mul(step, idx(plan.tileK)), kLane);
+  // This lane's first K index in the step.
+  Value kLane = add(mul(step, idx(plan.tileK)),
+                    mul(div(lane, mma.n), idx(perLane)));
   Value zeros = arith::ConstantOp::create(
       b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
-  Value always = arith::ConstantIntOp::create(b, 1, 1);
   SmallVector<Value> loaded;
-  for (int64_t kk = 0; kk < plan.tileK; kk += mma.k) {
-    for (int64_t q = 0; q < kpl; ++q) {
-      Value row = add(kBase, idx(kk + q));
-      Value at = row;
-      if (guardK)
-        at = arith::MinUIOp::create(b, row, idx(plan.k - 1));
-      auto load = vector::LoadOp::create(
-          b, vecType, rhsMem, operandIndices(rhsMem, batchIdx, at, rhsCol));
-      if (llvm::isPowerOf2_64(v * eltBytes))
-        load.setAlignment(v * eltBytes);
-      Value value = load;
-      if (guardK)
-        value = select(lessThan(row, plan.k), value, zeros);
-      loaded.push_back(value);
-    }
-    for (Value lhsRow : lhsRows) {
-      Value k0 = add(add(mul(step, idx(plan.tileK)), idx(kk)), kLane);
-      loaded.push_back(readVector(lhsMem,
-                                  operandIndices(lhsMem, batchIdx, lhsRow, k0),
-                                  kpl, /*alongRows=*/false, always,
-                                  /*alwaysInBounds=*/!guardK));
-    }
+  // The rhs: one v-element row vector per K index of the lane.
+  for (int64_t e = 0; e < perLane; ++e) {
+    Value row = add(kLane, idx(e));
+    Value at = row;
+    if (guardK)
+      at = arith::MinUIOp::create(b, row, idx(plan.k - 1));
+    auto load = vector::LoadOp::create(
+        b, vecType, rhsMem, operandIndices(rhsMem, batchIdx, at, rhsCol));
+    if (llvm::isPowerOf2_64(v * eltBytes))
+      load.setAlignment(v * eltBytes);
+    Value value = load;
+    if (guardK)
+      value = select(lessThan(row, plan.k), value, zeros);
+    loaded.push_back(value);
   }
+  // The lhs: the lane's contiguous K elements of each of its rows, in
+  // chunks of at most 16 bytes; only lanes whose row is inside M load.
+  int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+  for (Value lhsRow : lhsRows)
+    for (int64_t c = 0; c < perLane; c += chunk)
+      loaded.push_back(readVector(
+          lhsMem, operandIndices(lhsMem, batchIdx, lhsRow, add(kLane, idx(c))),
+          chunk, /*alongRows=*/false, lessThan(lhsRow, plan.m),
+          /*alwaysInBounds=*/!guardK && plan.m % plan.tileM == 0));
   return loaded;
 }
 
@@ -1092,12 +1105,30 @@ void KernelBuilder::computeVectorRhsStep(ArrayRef<Value> loaded,
   const MmaInstruction &mma = *plan.mma;
   int64_t v = plan.rhsVector, kpl = plan.kpl;
   int64_t tilesM = plan.waveM / mma.m;
-  int64_t perSubstep = kpl + tilesM;
-  Type elt = rhsElt();
-  auto fragType = VectorType::get({kpl}, elt);
-  for (int64_t s = 0, e = plan.tileK / mma.k; s < e; ++s) {
-    ArrayRef<Value> rows = loaded.slice(s * perSubstep, kpl);
-    ArrayRef<Value> lhs = loaded.slice(s * perSubstep + kpl, tilesM);
+  int64_t substeps = plan.tileK / mma.k, perLane = kpl * substeps;
+  int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+  int64_t chunks = perLane / chunk;
+  auto fragType = VectorType::get({kpl}, rhsElt());
+  for (int64_t s = 0; s < substeps; ++s) {
+    ArrayRef<Value> rows = loaded.slice(s * kpl, kpl);
+    // This substep's lhs fragments: kpl elements of one chunk.
+    SmallVector<Value> lhs;
+    int64_t first = s * kpl;
+    for (int64_t ti = 0; ti < tilesM; ++ti) {
+      Value vec = loaded[perLane + ti * chunks + first / chunk];
+      int64_t offset = first % chunk;
+      if (kpl == 1)
+        lhs.push_back(vector::ExtractOp::create(b, vec, offset));
+      else if (kpl == chunk)
+        lhs.push_back(vec);
+      else {
+        SmallVector<Value> elements;
+        for (int64_t e = 0; e < kpl; ++e)
+          elements.push_back(vector::ExtractOp::create(b, vec, offset + e));
+        lhs.push_back(vector::FromElementsOp::create(
+            b, VectorType::get({kpl}, lhsElt()), elements));
+      }
+    }
     for (int64_t col = 0; col < v; ++col) {
       // Tile `col`'s fragment: element `col` of each of the kpl K rows.
       SmallVector<Value> elements;
@@ -1107,12 +1138,8 @@ void KernelBuilder::computeVectorRhsStep(ArrayRef<Value> loaded,
                             : vector::FromElementsOp::create(b, fragType,
                                                              elements)
                                   .getResult();
-      for (int64_t ti = 0; ti < tilesM; ++ti) {
-        Value a = kpl == 1 ? vector::ExtractOp::create(b, lhs[ti], 0)
-                                 .getResult()
-                           : lhs[ti];
-        accs[ti * v + col] = mfma(a, frag, accs[ti * v + col]);
-      }
+      for (int64_t ti = 0; ti < tilesM; ++ti)
+        accs[ti * v + col] = mfma(lhs[ti], frag, accs[ti * v + col]);
     }
   }
 }
@@ -1144,14 +1171,12 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
   batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
 
-  // The lane's v columns (clamped into N) and its lhs rows (clamped into M).
+  // The lane's v columns (clamped into N) and its lhs rows.
   Value rhsCol = arith::MinUIOp::create(
       b, add(colBase, mul(rem(lane, mma.n), idx(v))), idx(plan.n - v));
   SmallVector<Value> lhsRows;
   for (int64_t ti = 0; ti < tilesM; ++ti)
-    lhsRows.push_back(arith::MinUIOp::create(
-        b, add(rowBase, add(idx(ti * mma.m), rem(lane, mma.m))),
-        idx(plan.m - 1)));
+    lhsRows.push_back(add(rowBase, add(idx(ti * mma.m), rem(lane, mma.m))));
 
   auto accVecType = VectorType::get({plan.accPerLane}, plan.accType);
   Value zeroAcc = arith::ConstantOp::create(
@@ -1165,12 +1190,12 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   // Loads of step `step`, or zeros (no loads) when the step is past the
   // slice's range: a uniform branch.
   auto loadIfInRange = [&](Value step) -> SmallVector<Value> {
-    // Per MMA K substep: kpl rhs vectors, then tilesM lhs fragments.
-    SmallVector<Type> types;
-    for (int64_t kk = 0; kk < plan.tileK; kk += mma.k) {
-      types.append(plan.kpl, VectorType::get({v}, rhsElt()));
-      types.append(tilesM, VectorType::get({plan.kpl}, lhsElt()));
-    }
+    // The rhs row vectors of the step, then the lhs chunks of each row tile.
+    int64_t perLane = plan.kpl * (plan.tileK / mma.k);
+    int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+    SmallVector<Type> types(perLane, VectorType::get({v}, rhsElt()));
+    types.append(tilesM * (perLane / chunk),
+                 VectorType::get({chunk}, lhsElt()));
     auto ifOp = scf::IfOp::create(b, types, lessThan(step, fullSteps),
                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);

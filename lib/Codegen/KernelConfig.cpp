@@ -52,15 +52,15 @@ ConfigCost crest::evaluateConfig(const ChipInfo &chip,
   if (int64_t v = config.getRhsVector(); v > 1) {
     // The skinny path: `stages` whole K steps of loads in registers (kpl
     // rhs vectors of v elements and tilesM lhs fragments per instruction
-    // K), plus one instruction K's v transposed rhs fragments.
+    // K); the transposed fragments take the registers of the loads they
+    // consume.
     int64_t kpl = mma.getLhsElementsPerLane(waveSize);
     int64_t substeps = config.getTileK() / mma.k;
     int64_t perStep =
         substeps * (llvm::divideCeil(kpl * v * rhsBits, 32) +
                     tilesM * llvm::divideCeil(kpl * lhsBits, 32));
-    cost.estimatedVgprs = cost.accRegisters + config.getStages() * perStep +
-                          llvm::divideCeil(v * kpl * rhsBits, 32) +
-                          kAddressingVgprs;
+    cost.estimatedVgprs =
+        cost.accRegisters + config.getStages() * perStep + kAddressingVgprs;
   }
 
   int64_t granule = chip.getVgprAllocGranule(waveSize);

@@ -72,13 +72,20 @@ constexpr int64_t kSkinnyMaxM = 256;
 /// Waves of a skinny-path workgroup at most (each a K slice).
 constexpr int64_t kSkinnyMaxSplit = 16;
 
+/// The skinny path is for GEMMs that stream a B of at least this many
+/// bytes (decode-size weights); smaller ones keep the kernels below, with
+/// more workgroups for their size.
+constexpr int64_t kSkinnyMinRhsBytes = int64_t(1) << 20;
+
 /// Whether `op` qualifies for the skinny path, and the vector width: the
-/// 16-byte load's elements, when N is a multiple of it.
+/// 16-byte load's elements, when N is a multiple of it. 16-bit operands
+/// only (the path is measured for f16 and bf16).
 int64_t skinnyVector(ContractionOpInterface op, unsigned rhsBits) {
   SmallVector<int64_t, 4> shape = op.getGemmShape();
-  int64_t m = shape[1], n = shape[2];
+  int64_t m = shape[1], n = shape[2], k = shape[3];
   if (isa<Conv2DOp>(op.getOperation()) || op->hasAttr("transpose_rhs") ||
-      op->hasAttr("transpose_lhs") || m > kSkinnyMaxM || rhsBits < 8)
+      op->hasAttr("transpose_lhs") || m > kSkinnyMaxM || rhsBits != 16 ||
+      k * n * rhsBits / 8 < kSkinnyMinRhsBytes)
     return 1;
   int64_t v = 128 / rhsBits;
   if (v < 2 || n % v != 0)

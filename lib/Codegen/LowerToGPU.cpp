@@ -1300,7 +1300,12 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   // The first `epilogueWaves` waves each add up a block of columns in the
   // MMA's accumulator layout and run the epilogue on it.
   int64_t tilesN = plan.waveN / mma.n;
-  int64_t epilogueWaves = std::min(split, tilesN);
+  // A power of two that divides the (power-of-two) tiles: every wave gets
+  // the same number of them.
+  int64_t epilogueWaves = 1;
+  while (epilogueWaves * 2 <= std::min(split, tilesN) &&
+         tilesN % (epilogueWaves * 2) == 0)
+    epilogueWaves *= 2;
   int64_t tilesPerWave = tilesN / epilogueWaves;
   KernelPlan epiloguePlan = plan;
   epiloguePlan.waveN = tilesPerWave * mma.n;

@@ -69,8 +69,9 @@ int64_t chooseTileK(const MmaInstruction &mma, unsigned lhsBits) {
 /// path (rhs_vector): B is streamed with 16-byte loads and M is small
 /// enough that the MFMAs are not the limit (docs/Codegen.md).
 constexpr int64_t kSkinnyMaxM = 256;
-/// Waves of a skinny-path workgroup at most (each a K slice).
-constexpr int64_t kSkinnyMaxSplit = 16;
+/// Waves of a skinny-path workgroup at most (each a K slice): 8 leaves
+/// each wave 256 registers (16 spill with bf16 on gfx90a).
+constexpr int64_t kSkinnyMaxSplit = 8;
 
 /// The skinny path is for GEMMs that stream a B of at least this many
 /// bytes (decode-size weights); smaller ones keep the kernels below, with
@@ -293,8 +294,8 @@ SelectConfigPass::enumerateSkinny(ContractionOpInterface op,
   int64_t steps = llvm::divideCeil(k, tk);
   int64_t tn = mma->n * v;
   // Wave tiles of one or two instruction rows; per tile the split-K that
-  // fits: the largest power of two up to 16 waves leaving every slice at
-  // least two steps whose partial sums fit the LDS.
+  // fits: the largest power of two up to kSkinnyMaxSplit waves leaving
+  // every slice at least two steps whose partial sums fit the LDS.
   // Tall problems first try two rows of instruction tiles per wave (half
   // the workgroups re-reading each B column).
   SmallVector<int64_t, 2> rowTiles = {mma->m, 2 * mma->m};

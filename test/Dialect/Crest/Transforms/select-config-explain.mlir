@@ -34,14 +34,14 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // -----
 
 // The same with a row-major 4096 x 128 rhs (1 MiB) takes the skinny path:
-// one workgroup of 16 waves (a 16 x 128 tile each, every 16th of the 128
-// K steps), 16-byte B loads; the partial sums of the 8 rows inside M are
-// 16 * 8 * 128 * 4 = 65536 bytes; 32 (acc) + 2 stages x 2 instruction K x
+// one workgroup of 8 waves (a 16 x 128 tile each, every 8th of the 128 K
+// steps), 16-byte B loads; the partial sums of the 8 rows inside M are
+// 8 * 8 * 128 * 4 = 32768 bytes; 32 (acc) + 2 stages x 2 instruction K x
 // (16 rhs + 2 lhs registers) + 24 = 128 VGPRs, 4 waves per SIMD.
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv_skinny(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>) -> tensor<8x128xf32> {
-    // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x128x32, 16 waves of 16x128, wavefront scope, 2 stage(s): 65536 bytes of LDS, about 128 VGPRs, 4 waves per SIMD}}
-    // expected-remark @+1 {{skinny path: rhs_vector = 8 (16-byte B loads along N, transposed in registers), 16 wave(s) each accumulating every 16th K step, partial sums added through 65536 bytes of LDS}}
+    // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x128x32, 8 waves of 16x128, wavefront scope, 2 stage(s): 32768 bytes of LDS, about 128 VGPRs, 4 waves per SIMD}}
+    // expected-remark @+1 {{skinny path: rhs_vector = 8 (16-byte B loads along N, transposed in registers), 8 wave(s) each accumulating every 8th K step, partial sums added through 32768 bytes of LDS}}
     %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<8x4096xf16>, tensor<4096x128xf16> -> tensor<8x128xf32>
     return %0 : tensor<8x128xf32>

@@ -18,9 +18,10 @@ static constexpr int64_t kAddressingVgprs = 24;
 ConfigCost crest::evaluateConfig(const ChipInfo &chip,
                                  const MmaInstruction &mma, ConfigAttr config,
                                  unsigned waveSize, unsigned lhsBits,
-                                 unsigned rhsBits, unsigned accBits) {
+                                 unsigned rhsBits, unsigned accBits,
+                                 int64_t m) {
   ConfigCost cost;
-  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits, accBits);
+  cost.ldsBytes = config.getLdsBytes(lhsBits, rhsBits, accBits, m);
   cost.wavesPerWorkgroup = config.getNumWaves();
   int64_t waveM = config.getWaveTile()[0], waveN = config.getWaveTile()[1];
   cost.accRegisters = getAccRegistersPerLane(waveM, waveN, waveSize, accBits);
@@ -35,6 +36,19 @@ ConfigCost crest::evaluateConfig(const ChipInfo &chip,
       config.getScope() == SyncScope::Wavefront ? config.getStages() : 1;
   cost.estimatedVgprs =
       cost.accRegisters + inFlight * (lhsRegs + rhsRegs) + kAddressingVgprs;
+  if (int64_t v = config.getRhsVector(); v > 1) {
+    // The skinny path: `stages` whole K steps of loads in registers (kpl
+    // rhs vectors of v elements and tilesM lhs fragments per instruction
+    // K); the transposed fragments take the registers of the loads they
+    // consume.
+    int64_t kpl = mma.getLhsElementsPerLane(waveSize);
+    int64_t substeps = config.getTileK() / mma.k;
+    int64_t perStep =
+        substeps * (llvm::divideCeil(kpl * v * rhsBits, 32) +
+                    tilesM * llvm::divideCeil(kpl * lhsBits, 32));
+    cost.estimatedVgprs =
+        cost.accRegisters + config.getStages() * perStep + kAddressingVgprs;
+  }
 
   // The same occupancy rule as --report and the timing model (the estimate
   // counts arch and accumulator VGPRs together).

@@ -96,6 +96,12 @@ struct KernelPlan {
   // Tiling.
   int64_t tileM, tileN, tileK, waveM, waveN, wavesM, wavesN, stages;
   int64_t splitK; ///< waves along K (their partial sums are added in LDS)
+  /// rhs elements a lane loads along N at once (the skinny path; 1: the
+  /// fragment layout).
+  int64_t rhsVector = 1;
+  /// Skinny path: rows of the wave tile whose partial sums go through LDS
+  /// (the rows that can be inside M).
+  int64_t reduceRows = 0;
   bool shareLds;
   int64_t kpl; ///< operand elements per lane per MMA
   int64_t accPerLane;
@@ -191,6 +197,24 @@ private:
                                     ArrayRef<Operation *> epilogue,
                                     ArrayRef<Value> bodyInputs,
                                     ArrayRef<Value> yielded);
+
+public:
+  /// The skinny-GEMM kernel (rhs_vector > 1, wavefront scope, K-major B):
+  /// see buildVectorRhs's comment.
+  LogicalResult buildVectorRhs(gpu::GPUFuncOp func,
+                               ArrayRef<Operation *> epilogue,
+                               ArrayRef<Value> bodyInputs,
+                               ArrayRef<Value> yielded);
+
+private:
+  /// Global loads of K step `step` for the skinny path: the lane's rhs row
+  /// vectors (one per K index it owns), then its lhs chunks per row tile.
+  /// With `guardK`, elements past K read as zero.
+  SmallVector<Value> loadVectorRhsStep(Value step, Value rhsCol,
+                                       ArrayRef<Value> lhsRows, bool guardK);
+  /// One K step of MFMAs from what loadVectorRhsStep returned.
+  void computeVectorRhsStep(ArrayRef<Value> loaded,
+                            MutableArrayRef<Value> accs);
 
 public:
   /// The direct kernel of a grouped or depthwise convolution: one work-item
@@ -897,6 +921,330 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// The skinny-GEMM kernel (rhs_vector > 1)
+//===----------------------------------------------------------------------===//
+//
+// For small M the kernel streams B and is bound by how fast it can read it.
+// B (K x N, row-major) is read with one wide load per lane: lane j + n * g
+// of an MMA with n columns and kpl elements per lane loads rhs_vector (v)
+// consecutive columns [v * j, v * j + v) of each of its kpl K rows
+// (g * kpl + q), and the v elements of each load become the kpl-element
+// fragments of v MMA tiles by a register transpose: tile e's column j is
+// B column v * j + e. A is read in the MMA's own layout (K-contiguous,
+// 8 bytes per lane for f16), its rows clamped to M - 1: rows past M and
+// columns past N compute values that are never stored. Every wave of the
+// workgroup owns the same output tile and runs every split_k-th K step,
+// with the loads of `stages - 1` steps in flight in registers ahead of the
+// MFMAs that consume them. After the loop each wave stores its partial sums
+// row-major in LDS ([slice][row][column]); after the barrier the first
+// waves add them in slice order (deterministic), each for its own block of
+// columns, in the MMA's accumulator layout, and run the fused epilogue.
+
+/// K order within a step of the skinny path: lane group g (lane / n) owns
+/// the `kpl * substeps` consecutive K indices from g * kpl * substeps, of
+/// which instruction K substep s takes the kpl from s * kpl. A lane's lhs
+/// elements of one step are then contiguous (one 16-byte load for two f16
+/// substeps); A and B follow the same order, so the sum is unchanged.
+static int64_t vectorRhsLhsChunk(const KernelPlan &plan, Type lhsElt) {
+  int64_t perLane = plan.kpl * (plan.tileK / plan.mma->k);
+  unsigned bytes = std::max(1u, lhsElt.getIntOrFloatBitWidth() / 8);
+  return std::min<int64_t>(perLane, std::max<int64_t>(16 / bytes, 1));
+}
+
+SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
+                                                    ArrayRef<Value> lhsRows,
+                                                    bool guardK) {
+  const MmaInstruction &mma = *plan.mma;
+  int64_t v = plan.rhsVector, kpl = plan.kpl;
+  int64_t substeps = plan.tileK / mma.k, perLane = kpl * substeps;
+  Type elt = rhsElt();
+  auto vecType = VectorType::get({v}, elt);
+  unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  // This lane's first K index in the step.
+  Value kLane = add(mul(step, idx(plan.tileK)),
+                    mul(div(lane, mma.n), idx(perLane)));
+  Value zeros = arith::ConstantOp::create(
+      b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+  SmallVector<Value> loaded;
+  // The rhs: one v-element row vector per K index of the lane.
+  for (int64_t e = 0; e < perLane; ++e) {
+    Value row = add(kLane, idx(e));
+    Value at = row;
+    if (guardK)
+      at = arith::MinUIOp::create(b, row, idx(plan.k - 1));
+    auto load = vector::LoadOp::create(
+        b, vecType, rhsMem, operandIndices(rhsMem, batchIdx, at, rhsCol));
+    if (llvm::isPowerOf2_64(v * eltBytes))
+      load.setAlignment(v * eltBytes);
+    Value value = load;
+    if (guardK)
+      value = select(lessThan(row, plan.k), value, zeros);
+    loaded.push_back(value);
+  }
+  // The lhs: the lane's contiguous K elements of each of its rows, in
+  // chunks of at most 16 bytes; only lanes whose row is inside M load.
+  int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+  for (Value lhsRow : lhsRows)
+    for (int64_t c = 0; c < perLane; c += chunk)
+      loaded.push_back(readVector(
+          lhsMem, operandIndices(lhsMem, batchIdx, lhsRow, add(kLane, idx(c))),
+          chunk, /*alongRows=*/false, lessThan(lhsRow, plan.m),
+          /*alwaysInBounds=*/!guardK && plan.m % plan.tileM == 0));
+  return loaded;
+}
+
+void KernelBuilder::computeVectorRhsStep(ArrayRef<Value> loaded,
+                                         MutableArrayRef<Value> accs) {
+  const MmaInstruction &mma = *plan.mma;
+  int64_t v = plan.rhsVector, kpl = plan.kpl;
+  int64_t tilesM = plan.waveM / mma.m;
+  int64_t substeps = plan.tileK / mma.k, perLane = kpl * substeps;
+  int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+  int64_t chunks = perLane / chunk;
+  auto fragType = VectorType::get({kpl}, rhsElt());
+  for (int64_t s = 0; s < substeps; ++s) {
+    ArrayRef<Value> rows = loaded.slice(s * kpl, kpl);
+    // This substep's lhs fragments: kpl elements of one chunk.
+    SmallVector<Value> lhs;
+    int64_t first = s * kpl;
+    for (int64_t ti = 0; ti < tilesM; ++ti) {
+      Value vec = loaded[perLane + ti * chunks + first / chunk];
+      int64_t offset = first % chunk;
+      if (kpl == 1)
+        lhs.push_back(vector::ExtractOp::create(b, vec, offset));
+      else if (kpl == chunk)
+        lhs.push_back(vec);
+      else {
+        SmallVector<Value> elements;
+        for (int64_t e = 0; e < kpl; ++e)
+          elements.push_back(vector::ExtractOp::create(b, vec, offset + e));
+        lhs.push_back(vector::FromElementsOp::create(
+            b, VectorType::get({kpl}, lhsElt()), elements));
+      }
+    }
+    for (int64_t col = 0; col < v; ++col) {
+      // Tile `col`'s fragment: element `col` of each of the kpl K rows.
+      SmallVector<Value> elements;
+      for (Value row : rows)
+        elements.push_back(vector::ExtractOp::create(b, row, col));
+      Value frag = kpl == 1 ? elements[0]
+                            : vector::FromElementsOp::create(b, fragType,
+                                                             elements)
+                                  .getResult();
+      for (int64_t ti = 0; ti < tilesM; ++ti)
+        accs[ti * v + col] = mfma(lhs[ti], frag, accs[ti * v + col]);
+    }
+  }
+}
+
+LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
+                                            ArrayRef<Operation *> epilogue,
+                                            ArrayRef<Value> bodyInputs,
+                                            ArrayRef<Value> yielded) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  for (BlockArgument arg : func.getArguments())
+    argMems.push_back(arg);
+  auto inputIndex = [&](Value v) {
+    return llvm::find(bodyInputs, v) - bodyInputs.begin();
+  };
+  ContractionOpInterface contraction = plan.contraction;
+  lhsMem = argMems[inputIndex(contraction.getLhs())];
+  rhsMem = argMems[inputIndex(contraction.getRhs())];
+  ldsPartials = func.getWorkgroupAttributions().back();
+
+  const MmaInstruction &mma = *plan.mma;
+  int64_t v = plan.rhsVector, split = plan.splitK, stages = plan.stages;
+  int64_t tilesM = plan.waveM / mma.m;
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  lane = rem(tid, plan.waveSize);
+  kSlice = div(tid, plan.waveSize);
+  waveRow = idx(0);
+  waveCol = idx(0);
+  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
+  rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
+  batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+
+  // The lane's v columns (clamped into N) and its lhs rows.
+  Value rhsCol = arith::MinUIOp::create(
+      b, add(colBase, mul(rem(lane, mma.n), idx(v))), idx(plan.n - v));
+  SmallVector<Value> lhsRows;
+  for (int64_t ti = 0; ti < tilesM; ++ti)
+    lhsRows.push_back(add(rowBase, add(idx(ti * mma.m), rem(lane, mma.m))));
+
+  auto accVecType = VectorType::get({plan.accPerLane}, plan.accType);
+  Value zeroAcc = arith::ConstantOp::create(
+      b, accVecType,
+      DenseElementsAttr::get(accVecType, b.getZeroAttr(plan.accType)));
+  SmallVector<Value> accs(tilesM * v, zeroAcc);
+
+  // Steps [0, fullSteps) need no K guard; a partial last step is peeled.
+  int64_t fullSteps = plan.k / plan.tileK;
+  int64_t ahead = stages - 1;
+  // Loads of step `step`, or zeros (no loads) when the step is past the
+  // slice's range: a uniform branch.
+  auto loadIfInRange = [&](Value step) -> SmallVector<Value> {
+    // The rhs row vectors of the step, then the lhs chunks of each row tile.
+    int64_t perLane = plan.kpl * (plan.tileK / mma.k);
+    int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+    SmallVector<Type> types(perLane, VectorType::get({v}, rhsElt()));
+    types.append(tilesM * (perLane / chunk),
+                 VectorType::get({chunk}, lhsElt()));
+    auto ifOp = scf::IfOp::create(b, types, lessThan(step, fullSteps),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loadVectorRhsStep(step, rhsCol, lhsRows, false));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    SmallVector<Value> zeros;
+    for (Type t : types)
+      zeros.push_back(arith::ConstantOp::create(
+          b, t, DenseElementsAttr::get(cast<ShapedType>(t),
+                                       b.getZeroAttr(getElementTypeOrSelf(t)))));
+    scf::YieldOp::create(b, zeros);
+    return SmallVector<Value>(ifOp.getResults());
+  };
+
+  if (fullSteps > 0) {
+    // Prologue: the first `ahead` steps of this slice.
+    SmallVector<Value> inFlight;
+    int64_t perStep = 0;
+    for (int64_t a = 0; a < ahead; ++a) {
+      SmallVector<Value> loaded =
+          loadIfInRange(add(kSlice, idx(a * split)));
+      perStep = loaded.size();
+      llvm::append_range(inFlight, loaded);
+    }
+    SmallVector<Value> init(accs);
+    llvm::append_range(init, inFlight);
+    auto loop = scf::ForOp::create(b, kSlice, idx(fullSteps), idx(split), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value t = loop.getInductionVar();
+      auto args = loop.getRegionIterArgs();
+      SmallVector<Value> loopAccs(args.begin(), args.begin() + accs.size());
+      SmallVector<Value> carried(args.begin() + accs.size(), args.end());
+      SmallVector<Value> current, next;
+      if (ahead == 0) {
+        current = loadVectorRhsStep(t, rhsCol, lhsRows, false);
+      } else {
+        // Issue step t + ahead * split's loads before this step's MFMAs.
+        current.assign(carried.begin(), carried.begin() + perStep);
+        next.assign(carried.begin() + perStep, carried.end());
+        llvm::append_range(next, loadIfInRange(add(t, idx(ahead * split))));
+        amdgpu::SchedBarrierOp::create(b,
+                                       amdgpu::sched_barrier_opt_enum::none);
+      }
+      computeVectorRhsStep(current, loopAccs);
+      SmallVector<Value> yieldValues(loopAccs);
+      llvm::append_range(yieldValues, next);
+      scf::YieldOp::create(b, yieldValues);
+    }
+    for (size_t i = 0; i < accs.size(); ++i)
+      accs[i] = loop.getResult(i);
+  }
+  if (plan.k % plan.tileK != 0) {
+    // The partial last step, in the slice whose turn it is.
+    auto tail = scf::IfOp::create(
+        b, TypeRange(ValueRange(accs)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kSlice,
+                              idx(fullSteps % split)),
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&tail.getThenRegion().front());
+      SmallVector<Value> tailAccs(accs);
+      computeVectorRhsStep(
+          loadVectorRhsStep(idx(fullSteps), rhsCol, lhsRows, true), tailAccs);
+      scf::YieldOp::create(b, tailAccs);
+      b.setInsertionPointToStart(&tail.getElseRegion().front());
+      scf::YieldOp::create(b, accs);
+    }
+    for (size_t i = 0; i < accs.size(); ++i)
+      accs[i] = tail.getResult(i);
+  }
+
+  // Partial sums to LDS, row-major: for each accumulator register a lane
+  // stores its v tiles' values, which are v consecutive columns.
+  int64_t groupsPerTile = plan.waveSize / mma.n;
+  auto rowOf = [&](int64_t ti, int64_t r) {
+    int64_t block = r / 4, within = r % 4;
+    return add(idx(ti * mma.m + block * 4 * groupsPerTile + within),
+               mul(div(lane, mma.n), idx(4)));
+  };
+  auto rowVecType = VectorType::get({v}, plan.accType);
+  for (int64_t ti = 0; ti < tilesM; ++ti)
+    for (int64_t r = 0; r < plan.accPerLane; ++r) {
+      Value i = rowOf(ti, r);
+      SmallVector<Value> values;
+      for (int64_t col = 0; col < v; ++col)
+        values.push_back(vector::ExtractOp::create(b, accs[ti * v + col], r));
+      OpBuilder::InsertionGuard g(b);
+      if (plan.reduceRows < plan.waveM) {
+        auto ifOp = scf::IfOp::create(b, lessThan(i, plan.reduceRows), false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      vector::StoreOp::create(
+          b, vector::FromElementsOp::create(b, rowVecType, values),
+          ldsPartials,
+          ValueRange{kSlice, i, mul(rem(lane, mma.n), idx(v))});
+    }
+
+  // The first `epilogueWaves` waves each add up a block of columns in the
+  // MMA's accumulator layout and run the epilogue on it.
+  int64_t tilesN = plan.waveN / mma.n;
+  // A power of two that divides the (power-of-two) tiles: every wave gets
+  // the same number of them.
+  int64_t epilogueWaves = 1;
+  while (epilogueWaves * 2 <= std::min(split, tilesN) &&
+         tilesN % (epilogueWaves * 2) == 0)
+    epilogueWaves *= 2;
+  int64_t tilesPerWave = tilesN / epilogueWaves;
+  KernelPlan epiloguePlan = plan;
+  epiloguePlan.waveN = tilesPerWave * mma.n;
+  epiloguePlan.wavesN = epilogueWaves;
+  KernelBuilder finisher(epiloguePlan, b);
+  finisher.argMems = argMems;
+  finisher.lane = lane;
+  finisher.rowBase = rowBase;
+  finisher.colBase = colBase;
+  finisher.batchIdx = batchIdx;
+  finisher.waveRow = idx(0);
+  finisher.waveCol = kSlice;
+  auto reduceIf = scf::IfOp::create(b, lessThan(kSlice, epilogueWaves), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&reduceIf.getThenRegion().front());
+  SmallVector<Value> sums;
+  for (int64_t ti = 0; ti < tilesM; ++ti)
+    for (int64_t tj = 0; tj < tilesPerWave; ++tj) {
+      Value col = add(mul(kSlice, idx(tilesPerWave * mma.n)),
+                      add(idx(tj * mma.n), rem(lane, mma.n)));
+      SmallVector<Value> elements;
+      for (int64_t r = 0; r < plan.accPerLane; ++r) {
+        // Rows past reduceRows are past M: any value will do.
+        Value i = arith::MinUIOp::create(b, rowOf(ti, r),
+                                         idx(plan.reduceRows - 1));
+        Value sum;
+        for (int64_t s = 0; s < split; ++s) {
+          Value part = memref::LoadOp::create(b, ldsPartials,
+                                              ValueRange{idx(s), i, col});
+          sum = !sum ? part
+                : isa<FloatType>(plan.accType)
+                    ? arith::AddFOp::create(b, sum, part).getResult()
+                    : arith::AddIOp::create(b, sum, part).getResult();
+        }
+        elements.push_back(sum);
+      }
+      sums.push_back(vector::FromElementsOp::create(b, accVecType, elements));
+    }
+  if (failed(finisher.emitEpilogue(sums, epilogue, bodyInputs, yielded)))
+    return failure();
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b);
+  return success();
+}
+
 LogicalResult KernelBuilder::buildDirectConv(gpu::GPUFuncOp func,
                                              int64_t blockSize,
                                              ArrayRef<Operation *> epilogue,
@@ -1029,6 +1377,39 @@ private:
 };
 } // namespace
 
+/// Checks a skinny-path configuration (rhs_vector > 1) against the problem
+/// and sets the rows its partial sums cover.
+static LogicalResult planVectorRhs(KernelPlan &p, ContractionOpInterface op) {
+  int64_t v = p.rhsVector;
+  auto fail = [&]() {
+    return op->emitOpError() << "rhs_vector = " << v << ": ";
+  };
+  if (p.isConv || p.transposeRhs || p.transposeLhs)
+    return fail() << "the wide rhs loads need a row-major K x N rhs and a "
+                     "row-major M x K lhs (no transpose, no convolution)";
+  unsigned rhsBytes = std::max(1u, p.rhsType.getElementTypeBitWidth() / 8);
+  if (v * rhsBytes > 16)
+    return fail() << v << " elements of " << p.rhsType.getElementType()
+                  << " exceed one 16-byte load";
+  if (p.waveN != p.mma->n * v || p.tileN != p.waveN || p.tileM != p.waveM)
+    return fail() << "needs wave_tile = workgroup_tile[0:2] with N = "
+                  << p.mma->n << " x " << v << " (the instruction's "
+                  << p.mma->n << " lane columns times " << v
+                  << " columns per lane), got wave_tile [" << p.waveM << ", "
+                  << p.waveN << "] in workgroup_tile [" << p.tileM << ", "
+                  << p.tileN << ", " << p.tileK << "]";
+  if (p.n % v != 0)
+    return fail() << "N = " << p.n << " is not a multiple of " << v
+                  << " (every lane's load must be inside N and aligned)";
+  if (p.tileK % p.mma->k != 0)
+    return fail() << "tile K = " << p.tileK << " is not a multiple of the "
+                  << "instruction's K = " << p.mma->k;
+  // With one row of workgroups, only the rows inside M are reduced.
+  p.reduceRows =
+      p.m <= p.tileM ? std::min<int64_t>(p.m, p.waveM) : p.waveM;
+  return success();
+}
+
 FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
                                            ContractionOpInterface op,
                                            ConfigAttr config,
@@ -1080,6 +1461,7 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.wavesN = p.tileN / p.waveN;
   p.stages = config.getStages();
   p.splitK = config.getSplitK();
+  p.rhsVector = config.getRhsVector();
   p.shareLds = config.getScope() == SyncScope::Workgroup;
   p.kpl = mma::getALayout(*p.mma).perLane;
   p.accPerLane = mma::getDLayout(*p.mma).elementsPerLane;
@@ -1107,6 +1489,8 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
       p.gatherLhs = true;
     }
   }
+  if (p.rhsVector > 1 && failed(planVectorRhs(p, op)))
+    return failure();
   return p;
 }
 
@@ -1204,7 +1588,12 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
           {tile.stages, tile.rows, tile.rowElements}, type.getElementType(),
           MemRefLayoutAttrInterface(), workgroup));
   }
-  if (!direct && p.splitK > 1) {
+  if (!direct && p.rhsVector > 1) {
+    // Every wave's partial sums of the rows inside M, row-major.
+    ldsTypes.push_back(MemRefType::get({p.splitK, p.reduceRows, p.waveN},
+                                       p.accType, MemRefLayoutAttrInterface(),
+                                       workgroup));
+  } else if (!direct && p.splitK > 1) {
     // The partial accumulators of K slices 1..splitK-1, per wave of a
     // slice, per MMA tile, lane-major so each lane's registers are one
     // 16-byte-aligned vector.
@@ -1236,7 +1625,9 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
   KernelBuilder builder(p, b);
   if (failed(direct ? builder.buildDirectConv(func, threads, epilogue,
                                               bodyInputs, yielded)
-                    : builder.build(func, epilogue, bodyInputs, yielded)))
+             : p.rhsVector > 1
+                 ? builder.buildVectorRhs(func, epilogue, bodyInputs, yielded)
+                 : builder.build(func, epilogue, bodyInputs, yielded)))
     return failure();
 
   // Launch geometry for the host planner.

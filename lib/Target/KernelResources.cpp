@@ -41,8 +41,15 @@ GemmLdsLayout crest::computeGemmLdsLayout(const GemmLdsShape &shape) {
     layout.rhs =
         getStagedTile(shape.stages, shape.tileN, shape.tileK, shape.rhsBits);
   }
-  if (shape.splitK > 1)
+  if (shape.vectorRhs) {
+    int64_t rows = shape.problemM > 0 && shape.problemM < shape.tileM
+                       ? shape.problemM
+                       : shape.tileM;
+    layout.splitKBytes = shape.splitK * rows * shape.tileN *
+                         getLdsElementBytes(shape.accBits);
+  } else if (shape.splitK > 1) {
     layout.splitKBytes = (shape.splitK - 1) * shape.tileM * shape.tileN *
                          getLdsElementBytes(shape.accBits);
+  }
   return layout;
 }

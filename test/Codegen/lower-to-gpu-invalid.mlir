@@ -74,3 +74,55 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return %0 : tensor<16x16xf32>
   }
 }
+
+// -----
+
+// The skinny path (rhs_vector) needs a row-major K x N rhs.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @rhs_vector_transposed(%a: tensor<1x256xf16>, %b: tensor<256x256xf16>) -> tensor<1x256xf32> {
+    // expected-error @+1 {{'crest.matmul' op rhs_vector = 8: the wide rhs loads need a row-major K x N rhs and a row-major M x K lhs (no transpose, no convolution)}}
+    %0 = crest.matmul %a, %b transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, rhs_vector = 8>
+           : tensor<1x256xf16>, tensor<256x256xf16> -> tensor<1x256xf32>
+    return %0 : tensor<1x256xf32>
+  }
+}
+
+// -----
+
+// The wave tile's N must be the instruction's lane columns times rhs_vector.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @rhs_vector_wave_tile(%a: tensor<1x256xf16>, %b: tensor<256x256xf16>) -> tensor<1x256xf32> {
+    // expected-error @+1 {{'crest.matmul' op rhs_vector = 8: needs wave_tile = workgroup_tile[0:2] with N = 16 x 8 (the instruction's 16 lane columns times 8 columns per lane), got wave_tile [16, 64] in workgroup_tile [16, 64, 32]}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 64], scope = wavefront, rhs_vector = 8>
+           : tensor<1x256xf16>, tensor<256x256xf16> -> tensor<1x256xf32>
+    return %0 : tensor<1x256xf32>
+  }
+}
+
+// -----
+
+// Every lane's 16-byte load must be inside N.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @rhs_vector_n(%a: tensor<1x256xf16>, %b: tensor<256x250xf16>) -> tensor<1x250xf32> {
+    // expected-error @+1 {{'crest.matmul' op rhs_vector = 8: N = 250 is not a multiple of 8 (every lane's load must be inside N and aligned)}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, rhs_vector = 8>
+           : tensor<1x256xf16>, tensor<256x250xf16> -> tensor<1x250xf32>
+    return %0 : tensor<1x250xf32>
+  }
+}
+
+// -----
+
+// More than one 16-byte load per lane.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @rhs_vector_wide(%a: tensor<1x256xf16>, %b: tensor<256x256xf16>) -> tensor<1x256xf32> {
+    // expected-error @+1 {{'crest.matmul' op rhs_vector = 16: 16 elements of 'f16' exceed one 16-byte load}}
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 256, 32], wave_tile = [16, 256], scope = wavefront, rhs_vector = 16>
+           : tensor<1x256xf16>, tensor<256x256xf16> -> tensor<1x256xf32>
+    return %0 : tensor<1x256xf32>
+  }
+}

@@ -406,6 +406,34 @@ TEST(Timing, StreamingBandwidthFollowsOccupancy) {
   }
 }
 
+// A kernel that re-reads L1-resident lines with 16-byte loads is limited by
+// the CU's texture path (64 lanes / 4 addresses per cycle: 16 cycles per
+// load), a bandwidth, and the report says so.
+TEST(Timing, TexturePathBoundKernelIsReportedBandwidthBound) {
+  AsmKernel k;
+  k.chip = "gfx942";
+  k.vgprs = 64;
+  k.body = R"(
+  v_and_b32_e32 v5, 63, v0
+  v_lshlrev_b32_e32 v1, 4, v5
+)" + loop(64, R"(
+  global_load_dwordx4 v[2:5], v1, s[4:5]
+  global_load_dwordx4 v[6:9], v1, s[4:5]
+  global_load_dwordx4 v[10:13], v1, s[4:5]
+  global_load_dwordx4 v[14:17], v1, s[4:5]
+  s_waitcnt vmcnt(0)
+)");
+  LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {1024, 1, 1};
+  Timed t = timeKernel(k, config);
+  // 16 waves x 64 iterations x 4 loads, 16 cycles each.
+  EXPECT_GE(t.timing.cycles, 16u * 64 * 4 * 16);
+  EXPECT_EQ(t.timing.bound, "bandwidth") << t.timing.boundReason;
+  EXPECT_NE(t.timing.boundReason.find("texture path busy"), std::string::npos)
+      << t.timing.boundReason;
+}
+
 // The roofline: at full occupancy, a kernel that does more matrix work per
 // byte it streams from HBM takes as long as its bytes need until its
 // arithmetic intensity reaches the ridge, peak FLOP rate / bandwidth, and

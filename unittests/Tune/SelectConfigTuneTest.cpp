@@ -213,8 +213,12 @@ TEST_F(SelectConfigTuneTest, AFailedHeuristicIsKeptUntuned) {
 }
 
 TEST_F(SelectConfigTuneTest, TheOtherScopeComesAfterTheHeuristicsOwn) {
+  // A transposed (N x K) rhs: not the skinny path, whose candidates would
+  // come first.
   std::string source = kSkinny;
   source.replace(source.find("SYNC"), 4, "");
+  source.replace(source.find("%b precision"), 12,
+                 "%b transpose_rhs precision");
   ConfigAttr expected = heuristic(source);
   ASSERT_EQ(expected.getScope(), SyncScope::Wavefront);
   auto measurer = std::make_shared<ScriptedMeasurer>(

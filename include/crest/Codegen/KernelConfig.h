@@ -39,7 +39,8 @@ struct ConfigCost {
 /// `waveSize`.
 ConfigCost evaluateConfig(const ChipInfo &chip, const MmaInstruction &mma,
                           ConfigAttr config, unsigned waveSize,
-                          unsigned lhsBits, unsigned rhsBits, unsigned accBits);
+                          unsigned lhsBits, unsigned rhsBits, unsigned accBits,
+                          int64_t m = 0);
 
 } // namespace crest
 

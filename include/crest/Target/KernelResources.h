@@ -24,6 +24,11 @@ struct GemmLdsShape {
   unsigned lhsBits = 0, rhsBits = 0, accBits = 0;
   /// Whether A and B tiles are staged in LDS (workgroup scope).
   bool staged = false;
+  /// The skinny path (rhs_vector > 1): every K slice's partial sums, of
+  /// the rows inside the problem's M (`problemM`, 0 when unknown) when it
+  /// is smaller than the tile, row-major.
+  bool vectorRhs = false;
+  int64_t problemM = 0;
 };
 
 /// One staged operand: `stages` buffers of `rows` rows of `rowElements`
@@ -40,7 +45,8 @@ struct GemmLdsLayout {
   /// The A tile (rows = tile M) and the B tile (rows = tile N, stored
   /// transposed: one row per column of B); empty when nothing is staged.
   LdsTile lhs, rhs;
-  /// The partial accumulators of split_k - 1 groups of waves.
+  /// The partial accumulators of split_k - 1 groups of waves (of all
+  /// split_k with `vectorRhs`).
   int64_t splitKBytes = 0;
 
   int64_t getStagingBytes() const { return lhs.getBytes() + rhs.getBytes(); }

@@ -65,6 +65,35 @@ int64_t chooseTileK(const MmaInstruction &mma, unsigned lhsBits) {
   return llvm::alignTo(k, mma.k);
 }
 
+/// Problems at most this tall, with a row-major K x N rhs, get the skinny
+/// path (rhs_vector): B is streamed with 16-byte loads and M is small
+/// enough that the MFMAs are not the limit (docs/Codegen.md).
+constexpr int64_t kSkinnyMaxM = 256;
+/// Waves of a skinny-path workgroup at most (each a K slice): 8 leaves
+/// each wave 256 registers (16 spill with bf16 on gfx90a).
+constexpr int64_t kSkinnyMaxSplit = 8;
+
+/// The skinny path is for GEMMs that stream a B of at least this many
+/// bytes (decode-size weights); smaller ones keep the kernels below, with
+/// more workgroups for their size.
+constexpr int64_t kSkinnyMinRhsBytes = int64_t(1) << 20;
+
+/// Whether `op` qualifies for the skinny path, and the vector width: the
+/// 16-byte load's elements, when N is a multiple of it. 16-bit operands
+/// only (the path is measured for f16 and bf16).
+int64_t skinnyVector(ContractionOpInterface op, unsigned rhsBits) {
+  SmallVector<int64_t, 4> shape = op.getGemmShape();
+  int64_t m = shape[1], n = shape[2], k = shape[3];
+  if (isa<Conv2DOp>(op.getOperation()) || op->hasAttr("transpose_rhs") ||
+      op->hasAttr("transpose_lhs") || m > kSkinnyMaxM || rhsBits != 16 ||
+      k * n * rhsBits / 8 < kSkinnyMinRhsBytes)
+    return 1;
+  int64_t v = 128 / rhsBits;
+  if (v < 2 || n % v != 0)
+    return 1;
+  return v;
+}
+
 class SelectConfigPass
     : public crest::impl::CrestSelectConfigPassBase<SelectConfigPass> {
 public:
@@ -122,6 +151,11 @@ private:
   LogicalResult select(ContractionOpInterface op, TargetAttr target);
   SmallVector<Candidate> enumerate(ContractionOpInterface op, TargetAttr target,
                                    SyncScope scope, unsigned stages);
+  /// Skinny-path candidates (rhs_vector > 1), the heuristic's first.
+  SmallVector<Candidate> enumerateSkinny(ContractionOpInterface op,
+                                         TargetAttr target);
+  /// Fills in `c`'s cost and rejection.
+  void evaluate(Candidate &c, ContractionOpInterface op, TargetAttr target);
   /// Measures `ranked` (the heuristic's choice first) and returns the
   /// fastest, recording the measurements on `op`; the heuristic's choice
   /// when it cannot be measured.
@@ -190,30 +224,100 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
                                  llvm::divideCeil(n, tn),
                              llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
       ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
-                                          {wm, wn}, scope, stages, split);
-      Candidate candidate{config, mma,
-                          evaluateConfig(chip, *mma, config, waveSize, lhsBits,
-                                         rhsBits, accBits),
-                          ""};
-      const ConfigCost &cost = candidate.cost;
-      if (cost.ldsBytes > chip.ldsBytesPerWorkgroup)
-        candidate.rejection =
-            llvm::formatv("needs {0} bytes of LDS; {1} has {2}", cost.ldsBytes,
-                          chip.name, chip.ldsBytesPerWorkgroup);
-      else if (cost.estimatedVgprs > chip.getVgprFilePerSimd(waveSize) ||
-               cost.estimatedVgprs > chip.maxArchVgprs + chip.maxAccVgprs)
-        candidate.rejection = llvm::formatv(
-            "needs about {0} registers per lane; {1} has {2}",
-            cost.estimatedVgprs, chip.name,
-            std::min<int64_t>(chip.getVgprFilePerSimd(waveSize),
-                              chip.maxArchVgprs + chip.maxAccVgprs));
-      else if (cost.wavesPerWorkgroup * waveSize > 1024)
-        candidate.rejection = "needs more than 1024 work-items";
-      else if (cost.wavesPerSimd < minWavesPerSimd)
-        candidate.rejection =
-            llvm::formatv("allows {0} waves per SIMD; at least {1} requested",
-                          cost.wavesPerSimd, minWavesPerSimd);
+                                          {wm, wn}, scope, stages, split,
+                                          /*rhs_vector=*/1);
+      Candidate candidate{config, mma, ConfigCost(), ""};
+      evaluate(candidate, op, target);
       candidates.push_back(std::move(candidate));
+    }
+  }
+  return candidates;
+}
+
+void SelectConfigPass::evaluate(Candidate &candidate, ContractionOpInterface op,
+                                TargetAttr target) {
+  const ChipInfo &chip = *target.getChipInfo();
+  unsigned waveSize = target.getEffectiveWaveSize();
+  PrecisionAttr precision = op.getPrecision();
+  unsigned lhsBits = getScalarKindBits(*getScalarKind(precision.getLhs()));
+  unsigned rhsBits = getScalarKindBits(*getScalarKind(precision.getRhs()));
+  unsigned accBits = getScalarKindBits(*getScalarKind(precision.getAcc()));
+  candidate.cost = evaluateConfig(chip, *candidate.mma, candidate.config,
+                                  waveSize, lhsBits, rhsBits, accBits,
+                                  op.getGemmShape()[1]);
+  const ConfigCost &cost = candidate.cost;
+  if (cost.ldsBytes > chip.ldsBytesPerWorkgroup)
+    candidate.rejection =
+        llvm::formatv("needs {0} bytes of LDS; {1} has {2}", cost.ldsBytes,
+                      chip.name, chip.ldsBytesPerWorkgroup);
+  else if (cost.estimatedVgprs > chip.getVgprFilePerSimd(waveSize) ||
+           cost.estimatedVgprs > chip.maxArchVgprs + chip.maxAccVgprs)
+    candidate.rejection = llvm::formatv(
+        "needs about {0} registers per lane; {1} has {2}",
+        cost.estimatedVgprs, chip.name,
+        std::min<int64_t>(chip.getVgprFilePerSimd(waveSize),
+                          chip.maxArchVgprs + chip.maxAccVgprs));
+  else if (cost.wavesPerWorkgroup * waveSize > 1024)
+    candidate.rejection = "needs more than 1024 work-items";
+  else if (cost.wavesPerSimd < minWavesPerSimd)
+    candidate.rejection =
+        llvm::formatv("allows {0} waves per SIMD; at least {1} requested",
+                      cost.wavesPerSimd, minWavesPerSimd);
+}
+
+SmallVector<Candidate>
+SelectConfigPass::enumerateSkinny(ContractionOpInterface op,
+                                  TargetAttr target) {
+  const ChipInfo &chip = *target.getChipInfo();
+  PrecisionAttr precision = op.getPrecision();
+  ScalarKind lhs = *getScalarKind(precision.getLhs());
+  ScalarKind rhs = *getScalarKind(precision.getRhs());
+  ScalarKind acc = *getScalarKind(precision.getAcc());
+  unsigned lhsBits = getScalarKindBits(lhs), rhsBits = getScalarKindBits(rhs);
+  unsigned accBits = getScalarKindBits(acc);
+  int64_t v = skinnyVector(op, rhsBits);
+  SmallVector<Candidate> candidates;
+  if (v == 1)
+    return candidates;
+  SmallVector<int64_t, 4> shape = op.getGemmShape();
+  int64_t m = shape[1], n = shape[2], k = shape[3];
+  // The smallest single-block instruction: 16 rows of padding at most
+  // for M = 1, and 16 x v columns per wave (128 for f16).
+  const MmaInstruction *mma = nullptr;
+  for (const MmaInstruction *candidate : chip.findMma(lhs, rhs, acc))
+    if (candidate->blocks == 1 && candidate->m == candidate->n &&
+        (!mma || candidate->m < mma->m))
+      mma = candidate;
+  if (!mma || n < mma->n * v)
+    return candidates;
+  // Two instruction K steps per main-loop step: 16 bytes of lhs per lane.
+  int64_t tk = 2 * mma->k;
+  int64_t steps = llvm::divideCeil(k, tk);
+  int64_t tn = mma->n * v;
+  // Wave tiles of one or two instruction rows; per tile the split-K that
+  // fits: the largest power of two up to kSkinnyMaxSplit waves leaving
+  // every slice at least two steps whose partial sums fit the LDS.
+  // Tall problems first try two rows of instruction tiles per wave (half
+  // the workgroups re-reading each B column).
+  SmallVector<int64_t, 2> rowTiles = {mma->m, 2 * mma->m};
+  if (m >= 128)
+    std::swap(rowTiles[0], rowTiles[1]);
+  for (int64_t tm : rowTiles) {
+    if (tm > mma->m && m <= mma->m)
+      continue;
+    for (int64_t split = kSkinnyMaxSplit; split >= 1; split /= 2) {
+      if (split > 1 && split * 2 > steps)
+        continue;
+      ConfigAttr config = ConfigAttr::get(
+          op->getContext(), mma->mnemonic, {tm, tn, tk}, {tm, tn},
+          SyncScope::Wavefront, /*stages=*/2, split, /*rhs_vector=*/v);
+      if (config.getLdsBytes(lhsBits, rhsBits, accBits, m) >
+          chip.ldsBytesPerWorkgroup)
+        continue;
+      Candidate c{config, mma, ConfigCost(), ""};
+      evaluate(c, op, target);
+      candidates.push_back(std::move(c));
+      break;
     }
   }
   return candidates;
@@ -230,6 +334,10 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
   unsigned stages =
       sync ? sync.getStages() : (scope == SyncScope::Workgroup ? 2 : 1);
 
+  // The skinny path when the op leaves the schedule open and qualifies.
+  SmallVector<Candidate> skinny;
+  if (!sync)
+    skinny = enumerateSkinny(op, target);
   SmallVector<Candidate> candidates = enumerate(op, target, scope, stages);
   // Rank the candidates that fit: first the instruction's useful rate (its
   // ops per cycle times the share of its tiles that is not padding), then
@@ -257,7 +365,11 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
     });
     return fitting;
   };
-  SmallVector<const Candidate *> ranked = rankFitting(candidates);
+  SmallVector<const Candidate *> ranked;
+  for (const Candidate &c : skinny)
+    if (c.rejection.empty())
+      ranked.push_back(&c);
+  llvm::append_range(ranked, rankFitting(candidates));
   if (ranked.empty()) {
     InFlightDiagnostic diag =
         op->emitOpError() << "no kernel configuration fits " << target.getChip()
@@ -301,7 +413,15 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                      << " bytes of LDS, about " << best->cost.estimatedVgprs
                      << " VGPRs, " << best->cost.wavesPerSimd
                      << " waves per SIMD";
-  if (explain && config.getSplitK() > 1) {
+  if (explain && config.getRhsVector() > 1) {
+    op->emitRemark() << "skinny path: rhs_vector = " << config.getRhsVector()
+                     << " (16-byte B loads along N, transposed in "
+                        "registers), "
+                     << config.getSplitK() << " wave(s) each accumulating "
+                     << "every " << config.getSplitK()
+                     << "th K step, partial sums added through "
+                     << best->cost.ldsBytes << " bytes of LDS";
+  } else if (explain && config.getSplitK() > 1) {
     int64_t split = config.getSplitK();
     int64_t tm = config.getTileM(), tn = config.getTileN();
     int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);

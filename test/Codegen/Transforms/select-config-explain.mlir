@@ -17,15 +17,32 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// A latency-bound 8x128x4096: 16x64 tiles of four 16x16 waves make only 2
-// workgroups for 4096 / 32 = 128 K steps, so K is split 4 ways (16 waves):
-// the partial sums of 3 slices are 3 * 16 * 64 * 4 = 12288 bytes of LDS;
-// 4 (acc) + 2 + 2 (fragments) + 24 VGPRs; 8 waves per SIMD (the chip's
-// maximum).
+// A latency-bound 8x128x4096 with a transposed rhs (not the skinny path):
+// 16x64 tiles of four 16x16 waves make only 2 workgroups for 4096 / 32 =
+// 128 K steps, so K is split 4 ways (16 waves): the partial sums of 3
+// slices are 3 * 16 * 64 * 4 = 12288 bytes of LDS; 4 (acc) + 2 + 2
+// (fragments) + 24 VGPRs; 8 waves per SIMD (the chip's maximum).
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
-  func.func @gemv_split(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>) -> tensor<8x128xf32> {
+  func.func @gemv_split(%a: tensor<8x4096xf16>, %b: tensor<128x4096xf16>) -> tensor<8x128xf32> {
     // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x64x32, 16 waves of 16x16, wavefront scope, 1 stage(s): 12288 bytes of LDS, about 32 VGPRs, 8 waves per SIMD}}
     // expected-remark @+1 {{split_k = 4: only 2 workgroup(s) (fewer than 64) for 128 K steps, so 4 groups of waves each accumulate every 4th step (32 steps instead of 128) and add their partial sums through 12288 bytes of LDS}}
+    %0 = crest.matmul %a, %b transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<8x4096xf16>, tensor<128x4096xf16> -> tensor<8x128xf32>
+    return %0 : tensor<8x128xf32>
+  }
+}
+
+// -----
+
+// The same with a row-major 4096 x 128 rhs (1 MiB) takes the skinny path:
+// one workgroup of 8 waves (a 16 x 128 tile each, every 8th of the 128 K
+// steps), 16-byte B loads; the partial sums of the 8 rows inside M are
+// 8 * 8 * 128 * 4 = 32768 bytes; 32 (acc) + 2 stages x 2 instruction K x
+// (16 rhs + 2 lhs registers) + 24 = 128 VGPRs, 4 waves per SIMD.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @gemv_skinny(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>) -> tensor<8x128xf32> {
+    // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x128x32, 8 waves of 16x128, wavefront scope, 2 stage(s): 32768 bytes of LDS, about 128 VGPRs, 4 waves per SIMD}}
+    // expected-remark @+1 {{skinny path: rhs_vector = 8 (16-byte B loads along N, transposed in registers), 8 wave(s) each accumulating every 8th K step, partial sums added through 32768 bytes of LDS}}
     %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<8x4096xf16>, tensor<4096x128xf16> -> tensor<8x128xf32>
     return %0 : tensor<8x128xf32>

@@ -17,18 +17,36 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// Batch 1 (M = 1) is latency-bound: wavefront scope, 16x16 instructions
-// (32x32 would be 31/32 padding), one per wave, ceil(1000/16) > 4 so four
-// waves side by side. That gives only ceil(1000/64) = 16 workgroups (< 64)
-// for ceil(576/32) = 18 K steps, so K is split: the largest power of two
-// with at least 2 steps per slice (18 / 8 >= 2) and at most 16 waves per
-// workgroup (4 waves * 4 = 16) is 4.
+// Batch 1 (M = 1) with row-major f16 weights of 576 x 1000 (1.1 MB): the
+// skinny path, 16x16 instructions, a wave of 16 x 8 = 128 columns with
+// 16-byte loads (1000 is a multiple of 8), ceil(576/32) = 18 K steps: the
+// largest power of two up to 8 leaving 2 steps per slice is 8 (one row of
+// partial sums, 8 x 128 floats of LDS).
 // CHECK-LABEL: func.func @gemv
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv(%x: tensor<1x576xf16>, %w: tensor<576x1000xf16>) -> tensor<1x1000xf32> {
     %0 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<1x576xf16>, tensor<576x1000xf16> -> tensor<1x1000xf32>
+    return %0 : tensor<1x1000xf32>
+  }
+}
+
+// -----
+
+// The same with transposed (N x K) weights is not the skinny path, but
+// latency-bound: wavefront scope, 16x16 instructions (32x32 would be 31/32
+// padding), one per wave, ceil(1000/16) > 4 so four waves side by side.
+// That gives only ceil(1000/64) = 16 workgroups (< 64) for ceil(576/32) =
+// 18 K steps, so K is split: the largest power of two with at least 2 steps
+// per slice (18 / 8 >= 2) and at most 16 waves per workgroup (4 waves * 4 =
+// 16) is 4.
+// CHECK-LABEL: func.func @gemv_transposed
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @gemv_transposed(%x: tensor<1x576xf16>, %w: tensor<1000x576xf16>) -> tensor<1x1000xf32> {
+    %0 = crest.matmul %x, %w transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<1x576xf16>, tensor<1000x576xf16> -> tensor<1x1000xf32>
     return %0 : tensor<1x1000xf32>
   }
 }
@@ -95,12 +113,14 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // -----
 
-// Split-K limits: 8x128x4096 (2 workgroups of 16x64, 128 K steps) may use
-// 4 slices of four waves (16 waves); a 2-wave tile (N = 32) may use 8; with
-// only 3 K steps (K = 96) no split leaves 2 steps per slice; 4096x64
-// (M and N > 16) is not latency-bound and keeps workgroup scope, unsplit.
+// Split-K limits: 8x128x4096 (a 1 MiB B: the skinny path, one workgroup
+// of 128 columns, 128 K steps) uses the skinny path's most, 8 slices (8
+// rows x 128 x 8 floats = 32 KiB of partial sums); a 2-wave tile (N = 32, not the skinny path)
+// may use 8; with only 3 K steps (K = 96) no split leaves 2 steps per
+// slice; 4096x64 (M and N > 16) is not latency-bound and keeps workgroup
+// scope, unsplit.
 // CHECK-LABEL: func.func @split_limits
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8>
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 32, 32], wave_tile = [16, 16], scope = wavefront, split_k = 8>
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront>
 // CHECK: scope = workgroup, stages = 2>

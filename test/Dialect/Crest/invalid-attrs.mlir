@@ -419,6 +419,28 @@ func.func @config_split_k_zero(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) {
 
 // -----
 
+func.func @config_rhs_vector_range(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) {
+  // expected-error @+2 {{rhs_vector = 3 is out of range; must be 1, 2, 4, 8 or 16}}
+  %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 48, 32],
+                 wave_tile = [16, 48], scope = wavefront, rhs_vector = 3>
+         : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @config_rhs_vector_workgroup(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) {
+  // expected-error @+2 {{rhs_vector = 8 needs scope = wavefront (the rhs is loaded straight into registers)}}
+  %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32],
+                 wave_tile = [16, 128], scope = workgroup, rhs_vector = 8>
+         : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
 // Without a target a config only has to name an instruction some chip has:
 // a gfx90a mnemonic and a gfx942 one both verify here.
 func.func @config_without_target(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) {

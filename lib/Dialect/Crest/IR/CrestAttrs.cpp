@@ -13,6 +13,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace crest;
@@ -205,7 +206,8 @@ static bool isKnownMnemonic(StringRef mnemonic) {
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef mma, ArrayRef<int64_t> workgroupTile,
                                  ArrayRef<int64_t> waveTile, SyncScope scope,
-                                 unsigned stages, unsigned splitK) {
+                                 unsigned stages, unsigned splitK,
+                                 unsigned rhsVector) {
   if (!isKnownMnemonic(mma))
     return emitError() << "unknown matrix instruction '" << mma
                        << "'; no chip in the chip table has it";
@@ -230,6 +232,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   if (splitK < 1)
     return emitError() << "split_k = 0 is out of range; must be at least 1";
+  if (rhsVector < 1 || rhsVector > 16 || !llvm::isPowerOf2_32(rhsVector))
+    return emitError() << "rhs_vector = " << rhsVector
+                       << " is out of range; must be 1, 2, 4, 8 or 16";
+  if (rhsVector > 1 && scope != SyncScope::Wavefront)
+    return emitError() << "rhs_vector = " << rhsVector
+                       << " needs scope = wavefront (the rhs is loaded "
+                          "straight into registers)";
   return success();
 }
 
@@ -239,7 +248,7 @@ int64_t ConfigAttr::getNumWaves() const {
 }
 
 GemmLdsLayout ConfigAttr::getLdsLayout(unsigned lhsBits, unsigned rhsBits,
-                                       unsigned accBits) const {
+                                       unsigned accBits, int64_t m) const {
   GemmLdsShape shape;
   shape.tileM = getTileM();
   shape.tileN = getTileN();
@@ -250,10 +259,12 @@ GemmLdsLayout ConfigAttr::getLdsLayout(unsigned lhsBits, unsigned rhsBits,
   shape.rhsBits = rhsBits;
   shape.accBits = accBits;
   shape.staged = getScope() == SyncScope::Workgroup;
+  shape.vectorRhs = getRhsVector() > 1;
+  shape.problemM = m;
   return computeGemmLdsLayout(shape);
 }
 
 int64_t ConfigAttr::getLdsBytes(unsigned lhsBits, unsigned rhsBits,
-                                unsigned accBits) const {
-  return getLdsLayout(lhsBits, rhsBits, accBits).getTotalBytes();
+                                unsigned accBits, int64_t m) const {
+  return getLdsLayout(lhsBits, rhsBits, accBits, m).getTotalBytes();
 }

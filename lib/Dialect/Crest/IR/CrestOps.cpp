@@ -121,8 +121,9 @@ static Type getOperandElementType(Type precisionType) {
 /// Checks an explicit config against the chip and the contraction's
 /// precision. `diagOp` is where errors are reported.
 static LogicalResult verifyConfigOnChip(Operation *diagOp, ConfigAttr config,
-                                        PrecisionAttr precision,
+                                        ContractionOpInterface contraction,
                                         TargetAttr target) {
+  PrecisionAttr precision = contraction.getPrecision();
   const ChipInfo &chip = *target.getChipInfo();
   const MmaInstruction *mma = chip.lookupMma(config.getMma());
   ScalarKind lhs = *getScalarKind(precision.getLhs());
@@ -168,8 +169,11 @@ static LogicalResult verifyConfigOnChip(Operation *diagOp, ConfigAttr config,
            << " work-items; a workgroup holds at most 1024";
 
   // The LDS the lowering allocates: padded A/B stages and split-K sums.
-  GemmLdsLayout lds = config.getLdsLayout(
-      getScalarKindBits(lhs), getScalarKindBits(rhs), getScalarKindBits(acc));
+  // The skinny path's partial sums cover only the problem's rows.
+  int64_t m = config.getRhsVector() > 1 ? contraction.getGemmShape()[1] : 0;
+  GemmLdsLayout lds =
+      config.getLdsLayout(getScalarKindBits(lhs), getScalarKindBits(rhs),
+                          getScalarKindBits(acc), m);
   if (lds.getTotalBytes() > chip.ldsBytesPerWorkgroup) {
     InFlightDiagnostic diag = diagOp->emitOpError()
                               << "config needs " << lds.getTotalBytes()
@@ -282,7 +286,7 @@ static LogicalResult verifyContraction(ContractionOpInterface op) {
     return diag;
   }
   if (config)
-    return verifyConfigOnChip(operation, config, precision, target);
+    return verifyConfigOnChip(operation, config, op, target);
   return success();
 }
 
@@ -775,7 +779,7 @@ LogicalResult KernelOp::verifyRegions() {
   TargetAttr target = lookupTarget(*this);
   if (!target || !target.getChipInfo())
     return success();
-  return verifyConfigOnChip(*this, config, contraction.getPrecision(), target);
+  return verifyConfigOnChip(*this, config, contraction, target);
 }
 
 //===----------------------------------------------------------------------===//

@@ -102,5 +102,7 @@ std::string crest::describeConfig(ConfigAttr config) {
       stringifySyncScope(config.getScope()), config.getStages());
   if (config.getSplitK() > 1)
     text += llvm::formatv(" split_k {0}", config.getSplitK()).str();
+  if (config.getRhsVector() > 1)
+    text += llvm::formatv(" rhs_vector {0}", config.getRhsVector()).str();
   return text;
 }

@@ -490,6 +490,7 @@ void CuReplay::issue(WaveState &w, unsigned index, uint64_t t) {
         {(rec.lanes + p.addressesPerCycle - 1) / p.addressesPerCycle,
          (rec.bytes + p.l1BytesPerCycle - 1) / p.l1BytesPerCycle, 1});
     vmemFreeAt = t + path;
+    result.vmemPathBusyCycles += path;
     double done = double(t + path);
     if (rec.lines[L1])
       done = std::max(done, double(t + path + latency[L1]));

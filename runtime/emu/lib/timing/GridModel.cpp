@@ -169,7 +169,9 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
   std::vector<uint64_t> pcIssued(code.size(), 0);
   std::vector<std::array<uint64_t, kNumStalls>> pcStalls(code.size());
   std::array<uint64_t, 4> serverBusy = {};
+  uint64_t vmemPathBusy = 0;
   for (CuResult &r : results) {
+    vmemPathBusy = std::max(vmemPathBusy, r.vmemPathBusyCycles);
     replayedCycles += r.endCycle;
     timing.waveCycles += r.waveCycles;
     timing.issueCycles += r.issueCycles;
@@ -278,12 +280,19 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
                 double(serverBusy[Hbm]) / replayed * results.size(),
                 double(serverBusy[L2]) / replayed * results.size(),
                 double(serverBusy[Mall]) / replayed * results.size()});
+  // The texture path (the L1's bandwidth) of the busiest replayed CU.
+  double texturePathShare =
+      double(vmemPathBusy) / replayed * double(results.size());
+  double queueShare = bandwidthShare;
+  bandwidthShare = std::max(bandwidthShare, texturePathShare);
   std::vector<Candidate> candidates = {
       {"MFMA", timing.mfmaUtilization,
        formatv("MFMA pipes busy {0:P1} of the time", timing.mfmaUtilization)},
       {"bandwidth", std::min(bandwidthShare, 1.0),
-       formatv("{0:F1} MB from HBM, memory queues busy {1:P0}",
-               double(timing.hbmBytes) / 1e6, std::min(bandwidthShare, 1.0))},
+       formatv("{0:F1} MB from HBM, memory queues busy {1:P0}, texture "
+               "path busy {2:P0}",
+               double(timing.hbmBytes) / 1e6, std::min(queueShare, 1.0),
+               std::min(texturePathShare, 1.0))},
       {"LDS", std::max(timing.ldsUtilization, stall(Stall::WaitcntLds)),
        formatv("LDS pipe busy {0:P0}, waves wait on lgkmcnt {1:P0}",
                timing.ldsUtilization, stall(Stall::WaitcntLds))},

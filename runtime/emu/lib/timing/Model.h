@@ -298,6 +298,9 @@ struct CuResult {
   uint64_t ldsBusyCycles = 0, ldsConflictCycles = 0;
   /// Cycles the CU's L2/MALL/HBM share was busy (bandwidth-bound signal).
   std::array<uint64_t, 4> serverBusyCycles = {};
+  /// Cycles the CU's texture path (vector memory addresser and L1 data
+  /// return) was busy: the L1's bandwidth, a bandwidth-bound signal too.
+  uint64_t vmemPathBusyCycles = 0;
   std::vector<uint64_t> pcIssued;
   std::vector<std::array<uint64_t, kNumStalls>> pcStalls;
   std::vector<Hazard> hazards;

@@ -168,6 +168,13 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     - `split_k`: how many groups of waves of one workgroup split the K
       range of its tile (default 1); their partial sums are added in LDS.
       `scope = wavefront` only.
+    - `rhs_vector`: with `scope = wavefront` and a K-major rhs (B is K x N,
+      row-major), each lane loads `rhs_vector` consecutive N elements of one
+      K row at once (16 bytes for 8 halves) and transposes them in
+      registers into `rhs_vector` MMA fragments (the skinny-GEMM path, see
+      docs/Codegen.md); the wave tile's N is then `rhs_vector` times the
+      lane columns of one instruction tile. 1 (the default): fragments are
+      read in the instruction's layout.
 
     Under a `#crest.target` the instruction must exist on the chip and match
     the contraction's precision, the tiles must be multiples of the
@@ -184,7 +191,8 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     Crest_IntArrayParameter<"[M, N]">:$wave_tile,
     "::crest::SyncScope":$scope,
     DefaultValuedParameter<"unsigned", "1">:$stages,
-    DefaultValuedParameter<"unsigned", "1">:$split_k);
+    DefaultValuedParameter<"unsigned", "1">:$split_k,
+    DefaultValuedParameter<"unsigned", "1">:$rhs_vector);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -195,12 +203,14 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     int64_t getNumWaves() const;
     /// The LDS the lowering allocates for this config (crest/Target/
     /// KernelResources.h): with workgroup scope `stages` buffers of the A
-    /// and B tiles, their rows padded, and the split-K partial sums.
+    /// and B tiles, their rows padded, and the split-K partial sums (with
+    /// rhs_vector, of the rows inside the problem's M when `m` is given).
     ::crest::GemmLdsLayout getLdsLayout(unsigned lhsBits, unsigned rhsBits,
-                                        unsigned accBits) const;
+                                        unsigned accBits,
+                                        int64_t m = 0) const;
     /// getLdsLayout(...).getTotalBytes().
     int64_t getLdsBytes(unsigned lhsBits, unsigned rhsBits,
-                        unsigned accBits) const;
+                        unsigned accBits, int64_t m = 0) const;
   }];
 }
 

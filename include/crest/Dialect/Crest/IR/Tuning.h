@@ -61,7 +61,7 @@ std::optional<TuningRecord> getTuningRecord(mlir::Operation *op);
 
 /// A short description of `config` for reports:
 /// "v_mfma_f32_32x32x8_f16 128x128x32 waves 64x64 workgroup stages 2",
-/// with " split_k N" when N > 1.
+/// with " split_k N" when N > 1 and " rhs_vector V" when V > 1.
 std::string describeConfig(ConfigAttr config);
 
 } // namespace crest

@@ -123,6 +123,9 @@ public:
   KernelBuilder(const KernelPlan &plan, ImplicitLocOpBuilder &b)
       : plan(plan), b(b) {}
 
+  /// Binds the operand and LDS buffers and the tile origin (colBase,
+  /// rowBase, batchIdx) at the start of `func`.
+  void bindKernel(gpu::GPUFuncOp func, ArrayRef<Value> bodyInputs);
   LogicalResult build(gpu::GPUFuncOp func, ArrayRef<Operation *> epilogue,
                       ArrayRef<Value> bodyInputs, ArrayRef<Value> yielded);
 
@@ -735,10 +738,11 @@ LogicalResult KernelBuilder::emitEpilogueElement(Value acc,
 // Kernel body
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
-                                   ArrayRef<Operation *> epilogue,
-                                   ArrayRef<Value> bodyInputs,
-                                   ArrayRef<Value> yielded) {
+/// The kernel prologue both GEMM bodies share: the buffers of the
+/// operands (a convolution's collapsed to GEMM shape), the LDS buffers and
+/// the workgroup's tile origin.
+void KernelBuilder::bindKernel(gpu::GPUFuncOp func,
+                               ArrayRef<Value> bodyInputs) {
   b.setInsertionPointToStart(&func.getBody().front());
   for (BlockArgument arg : func.getArguments())
     argMems.push_back(arg);
@@ -761,8 +765,18 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
     ldsLhs = func.getWorkgroupAttributions()[0];
     ldsRhs = func.getWorkgroupAttributions()[1];
   }
-  if (plan.splitK > 1)
+  if (plan.splitK > 1 || plan.rhsVector > 1)
     ldsPartials = func.getWorkgroupAttributions().back();
+  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
+  rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
+  batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+}
+
+LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
+                                   ArrayRef<Operation *> epilogue,
+                                   ArrayRef<Value> bodyInputs,
+                                   ArrayRef<Value> yielded) {
+  bindKernel(func, bodyInputs);
 
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   Value wave = div(tid, plan.waveSize);
@@ -773,9 +787,6 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
   kSlice = div(wave, plan.wavesM * plan.wavesN);
   waveRow = div(waveInSlice, plan.wavesN);
   waveCol = rem(waveInSlice, plan.wavesN);
-  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
-  rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
-  batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
 
   const MmaInstruction &mma = *plan.mma;
   int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
@@ -1042,16 +1053,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
                                             ArrayRef<Operation *> epilogue,
                                             ArrayRef<Value> bodyInputs,
                                             ArrayRef<Value> yielded) {
-  b.setInsertionPointToStart(&func.getBody().front());
-  for (BlockArgument arg : func.getArguments())
-    argMems.push_back(arg);
-  auto inputIndex = [&](Value v) {
-    return llvm::find(bodyInputs, v) - bodyInputs.begin();
-  };
-  ContractionOpInterface contraction = plan.contraction;
-  lhsMem = argMems[inputIndex(contraction.getLhs())];
-  rhsMem = argMems[inputIndex(contraction.getRhs())];
-  ldsPartials = func.getWorkgroupAttributions().back();
+  bindKernel(func, bodyInputs);
 
   const MmaInstruction &mma = *plan.mma;
   int64_t v = plan.rhsVector, split = plan.splitK, stages = plan.stages;
@@ -1061,9 +1063,6 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   kSlice = div(tid, plan.waveSize);
   waveRow = idx(0);
   waveCol = idx(0);
-  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
-  rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
-  batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
 
   // The lane's v columns (clamped into N) and its lhs rows.
   Value rhsCol = arith::MinUIOp::create(

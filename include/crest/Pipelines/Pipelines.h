@@ -34,8 +34,10 @@ namespace crest {
 
 class ConfigMeasurer;
 
-/// Options of `crest-gpu-to-rocdl`.
-struct GpuToRocdlOptions : public mlir::PassPipelineOptions<GpuToRocdlOptions> {
+/// The device-code options both pipelines take, each defined once.
+template <typename Derived>
+struct DeviceCodeOptions : public mlir::PassPipelineOptions<Derived> {
+  using PassOptions = mlir::detail::PassOptions;
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target chip (a chip-table name)"),
       llvm::cl::init("gfx942")};
@@ -54,6 +56,9 @@ struct GpuToRocdlOptions : public mlir::PassPipelineOptions<GpuToRocdlOptions> {
       llvm::cl::init(5)};
 };
 
+/// Options of `crest-gpu-to-rocdl`.
+struct GpuToRocdlOptions : public DeviceCodeOptions<GpuToRocdlOptions> {};
+
 /// Appends the lowering of every `gpu.module` (gpu, amdgpu, vector, memref,
 /// scf, cf, arith, math ops) to the LLVM and ROCDL dialects to `pm`, which
 /// must run on a `builtin.module`. Kernels take bare pointers (one per
@@ -63,24 +68,8 @@ void buildGpuToRocdlPipeline(mlir::OpPassManager &pm,
 
 /// Options of `crest-codegen-pipeline` (crest-compile's flags of the same
 /// names set them).
-struct CrestCodegenOptions
-    : public mlir::PassPipelineOptions<CrestCodegenOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target chip (a chip-table name)"),
-      llvm::cl::init("gfx942")};
-  PassOptions::Option<unsigned> waveSize{
-      *this, "wave-size",
-      llvm::cl::desc("Wave size (32 or 64; 0 = the chip's default)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<unsigned> indexBitwidth{
-      *this, "index-bitwidth",
-      llvm::cl::desc("Bit width of `index` in device code (32 or 64)"),
-      llvm::cl::init(64)};
-  PassOptions::Option<unsigned> codeObjectVersion{
-      *this, "code-object-version",
-      llvm::cl::desc("HSA code object version recorded in the "
-                     "#rocdl.target attached to each gpu.module (4, 5, 6)"),
-      llvm::cl::init(5)};
+struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
+  using PassOptions = mlir::detail::PassOptions;
   /// crest-select-config's `tune`: measure the best `tune-candidates`
   /// configurations of every contraction with the measurer given to
   /// buildCrestCodegenPipeline and keep the fastest (see

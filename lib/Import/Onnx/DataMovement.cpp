@@ -66,15 +66,10 @@ LogicalResult Importer::importReshapeLike() {
     // Squeeze / Unsqueeze: axes from the attribute (opset < 13) or input.
     if (failed(expectInputs(1, 2)) || failed(checkAttributes({"axes"})))
       return failure();
-    SmallVector<int64_t> axes;
-    if (input(1)) {
-      FailureOr<SmallVector<int64_t>> given = getConstantInts(input(1), "axes");
-      if (failed(given))
-        return failure();
-      axes = *given;
-    } else if (std::optional<SmallVector<int64_t>> attr = intsAttr("axes")) {
-      axes = *attr;
-    }
+    FailureOr<SmallVector<int64_t>> given = getAxes();
+    if (failed(given))
+      return failure();
+    SmallVector<int64_t> axes = *given;
     if (op == "Squeeze") {
       SmallVector<int64_t> normalized;
       for (int64_t a : axes) {

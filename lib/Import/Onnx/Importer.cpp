@@ -276,6 +276,14 @@ Importer::intsAttr(StringRef name) const {
   return SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
 }
 
+FailureOr<SmallVector<int64_t>> Importer::getAxes() {
+  if (input(1))
+    return getConstantInts(input(1), "axes");
+  if (std::optional<SmallVector<int64_t>> attr = intsAttr("axes"))
+    return *attr;
+  return SmallVector<int64_t>();
+}
+
 LogicalResult Importer::checkAttributes(ArrayRef<StringRef> supported) {
   for (const onnx::AttributeProto &attr : node->attribute())
     if (!llvm::is_contained(supported, attr.name()))

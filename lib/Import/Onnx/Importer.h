@@ -88,6 +88,9 @@ public:
   float floatAttr(StringRef name, float fallback) const;
   std::string stringAttr(StringRef name, StringRef fallback) const;
   std::optional<SmallVector<int64_t>> intsAttr(StringRef name) const;
+  /// The node's `axes`: the constant input 1 (newer opsets) or the `axes`
+  /// attribute (older ones); empty when neither is given.
+  FailureOr<SmallVector<int64_t>> getAxes();
   LogicalResult checkAttributes(ArrayRef<StringRef> supported);
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
   static RankedTensorType tensorType(Value v) {

@@ -18,15 +18,10 @@ LogicalResult Importer::importReduceMean() {
   if (failed(expectFloat(x, "data")))
     return failure();
   int64_t rank = tensorType(x).getRank();
-  SmallVector<int64_t> axes;
-  if (input(1)) {
-    FailureOr<SmallVector<int64_t>> given = getConstantInts(input(1), "axes");
-    if (failed(given))
-      return failure();
-    axes = *given;
-  } else if (std::optional<SmallVector<int64_t>> attr = intsAttr("axes")) {
-    axes = *attr;
-  }
+  FailureOr<SmallVector<int64_t>> given = getAxes();
+  if (failed(given))
+    return failure();
+  SmallVector<int64_t> axes = *given;
   if (axes.empty()) {
     if (intAttr("noop_with_empty_axes", 0))
       return setOutput(0, x);

@@ -22,6 +22,8 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%crest_src_root", config.crest_src_root))
 config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
 config.substitutions.append(("%python", sys.executable))
+# Crest's version, from project(Crest VERSION ...) in CMakeLists.txt.
+config.substitutions.append(("%crest_version", config.crest_version))
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 

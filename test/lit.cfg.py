@@ -53,6 +53,16 @@ if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")
     config.substitutions.append(("%shared", config.crest_shared_dir))
 
+# The environment in which test/Embedding configures and builds projects
+# against an installed Crest: Crest's C++ compiler and linker, Ninja, and at
+# most two parallel jobs.
+consumer_env = ["CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
+                "CMAKE_BUILD_PARALLEL_LEVEL=2"]
+if config.llvm_use_linker:
+    consumer_env.append("LDFLAGS=-fuse-ld=" + config.llvm_use_linker)
+config.substitutions.append(("%{consumer_env}", "env " + " ".join(consumer_env)))
+config.substitutions.append(("%cmake", config.cmake_command))
+
 # The tools the end-to-end scripts drive.
 config.substitutions.append(
     ("%{tools}",

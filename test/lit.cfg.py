@@ -53,6 +53,13 @@ if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")
     config.substitutions.append(("%shared", config.crest_shared_dir))
 
+# Debian's mlir-opt-22 and Crest's plugin for it (test/Plugin).
+config.substitutions.append(
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(
+    ("%crest_plugin",
+     os.path.join(config.crest_obj_root, "lib", "libCrestPlugin.so")))
+
 # The environment in which test/Embedding configures and builds projects
 # against an installed Crest: Crest's C++ compiler and linker, Ninja, and at
 # most two parallel jobs.

@@ -4,9 +4,10 @@
 //
 // parses the crest graph GRAPH.mlir, runs two of Crest's graph passes on it
 // and prints the result; then runs MODEL.crest, the package compiled from
-// ../Inputs/layer.mlir (one f32 layer: y = relu(x * w + b)), on the emulator
-// through the runtime's C++ API and checks its output against the same layer
-// computed here and against the runtime's host reference.
+// ../Inputs/layer.mlir (one f32 layer: y = relu(x * w + b)), on the
+// emulator through crest_runtime.hpp (the C++ wrapper of the runtime's C
+// API) and checks its output against the same layer computed here and
+// against the runtime's host reference.
 //
 // CMakeLists.txt finds Crest with find_package(Crest); docs/Embedding.md
 // walks through it.

@@ -22,6 +22,8 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%crest_src_root", config.crest_src_root))
 config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
 config.substitutions.append(("%python", sys.executable))
+# Crest's version, from project(Crest VERSION ...) in CMakeLists.txt.
+config.substitutions.append(("%crest_version", config.crest_version))
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 
@@ -50,6 +52,23 @@ if os.path.exists("/dev/kfd"):
 if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")
     config.substitutions.append(("%shared", config.crest_shared_dir))
+
+# Debian's mlir-opt-22 and Crest's plugin for it (test/Plugin).
+config.substitutions.append(
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(
+    ("%crest_plugin",
+     os.path.join(config.crest_obj_root, "lib", "libCrestPlugin.so")))
+
+# The environment in which test/Embedding configures and builds projects
+# against an installed Crest: Crest's C++ compiler and linker, Ninja, and at
+# most two parallel jobs.
+consumer_env = ["CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
+                "CMAKE_BUILD_PARALLEL_LEVEL=2"]
+if config.llvm_use_linker:
+    consumer_env.append("LDFLAGS=-fuse-ld=" + config.llvm_use_linker)
+config.substitutions.append(("%{consumer_env}", "env " + " ".join(consumer_env)))
+config.substitutions.append(("%cmake", config.cmake_command))
 
 # The tools the end-to-end scripts drive.
 config.substitutions.append(

@@ -4,9 +4,10 @@
 usage: run-doc-commands.py BIN_DIR SRC_ROOT GUIDE WORD WORK_DIR
 
 Each matching block runs as one `sh -e` script in WORK_DIR, with BIN_DIR
-first on PATH and SRC_ROOT's examples/ linked into WORK_DIR (the guides
-name files relative to the checkout). Prints the block's line, its output
-and whether it succeeded; exits 1 if any failed or none matched.
+first on PATH, SRC_ROOT's examples/ and test/ linked into WORK_DIR (the
+guides name files relative to the checkout) and build/ linked to BIN_DIR's
+parent (the guides' build folder). Prints the block's line, its output and
+whether it succeeded; exits 1 if any failed or none matched.
 """
 import os
 import re
@@ -16,9 +17,13 @@ import sys
 
 def main(bin_dir, src_root, guide, word, work_dir):
     os.makedirs(work_dir, exist_ok=True)
-    examples = os.path.join(work_dir, "examples")
-    if not os.path.exists(examples):
-        os.symlink(os.path.join(src_root, "examples"), examples)
+    links = {"examples": os.path.join(src_root, "examples"),
+             "test": os.path.join(src_root, "test"),
+             "build": os.path.dirname(os.path.abspath(bin_dir))}
+    for name, target in links.items():
+        link = os.path.join(work_dir, name)
+        if not os.path.lexists(link):
+            os.symlink(target, link)
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
     text = open(os.path.join(src_root, guide), encoding="utf-8").read()
     ran = failed = 0

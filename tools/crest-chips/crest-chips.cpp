@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "crest/Target/ChipTable.h"
+#include "crest/ToolVersion.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -97,6 +98,7 @@ static void printInstructions(raw_ostream &os, const ChipInfo &chip) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  crest::setToolVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv, "Crest chip table printer\n");
 
   SmallVector<const ChipInfo *> chips;

@@ -51,6 +51,7 @@
 #include "crest/Serialize/KernelReport.h"
 #include "crest/Serialize/Serialize.h"
 #include "crest/Target/ChipTable.h"
+#include "crest/ToolVersion.h"
 #include "crest/Tune/EmulatorMeasurer.h"
 #include "crest/Tune/TuningReport.h"
 
@@ -358,6 +359,7 @@ writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  crest::setToolVersionPrinter();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "crest/ToolVersion.h"
 #include "crest/emu/Emulator.h"
 #include "crest/runtime/Npy.h"
 
@@ -138,6 +139,7 @@ struct BufferArg {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  crest::setToolVersionPrinter();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Runs one kernel of an AMDGPU code object on "

@@ -9,12 +9,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "crest/InitCrest.h"
+#include "crest/ToolVersion.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  crest::setToolVersionPrinter();
   mlir::registerAllPasses();
   crest::registerCrestPasses();
 

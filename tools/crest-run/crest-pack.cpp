@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "crest/ToolVersion.h"
 #include "crest/emu/CodeObject.h"
 #include "crest/emu/Program.h"
 #include "crest/runtime/Npy.h"
@@ -218,6 +219,7 @@ static Expected<pkg::Package> build(const json::Object &spec) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  crest::setToolVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv,
                               "Assembles a .crest package (for tests)\n");
   auto fail = [](Error e) {

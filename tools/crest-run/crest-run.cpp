@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "crest/ToolVersion.h"
 #include "crest/runtime/Reference.h"
 #include "crest/runtime/Runtime.h"
 
@@ -244,6 +245,7 @@ static double kernelSeconds(const RunStats &stats) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  crest::setToolVersionPrinter();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Runs a compiled .crest package on a HIP GPU "

@@ -8,10 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "crest/Import/OnnxImport.h"
+#include "crest/ToolVersion.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  crest::setToolVersionPrinter();
   crest::registerOnnxImportTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "Crest translation tool"));

@@ -46,6 +46,13 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists("/dev/kfd"):
     config.available_features.add("amd-gpu")
 
+# libcrest-hip.so, HIP's API on the emulator (docs/Hip.md): tests that run
+# Crest's HIP device through it declare `REQUIRES: crest-hip`.
+crest_hip_library = os.path.join(config.crest_obj_root, "lib", "libcrest-hip.so")
+if os.path.exists(crest_hip_library):
+    config.available_features.add("crest-hip")
+    config.substitutions.append(("%crest_hip_library", crest_hip_library))
+
 # Tests that read ../shared declare `REQUIRES: shared`.
 if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")

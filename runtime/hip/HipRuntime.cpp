@@ -209,8 +209,9 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
   uint64_t srcAddress = reinterpret_cast<uintptr_t>(src);
   auto badDevice = [&](const char *which, const void *p) {
     return fail(hipErrorInvalidValue, api,
-                formatv("{0} bytes at the {1} {2}: {3}", bytes, which,
-                        p == dst ? "destination" : "source",
+                formatv("the {0} {1} is not {2} bytes of one device "
+                        "allocation: it starts at {3}",
+                        which, p == dst ? "destination" : "source", bytes,
                         describeAddress(rt, p)));
   };
   switch (kind) {
@@ -368,6 +369,11 @@ void fillProperties(const ChipInfo &chip, hipDeviceProp_t &p) {
   p.isLargeBar = 1;
 }
 
+/// " 'x'" for an argument the metadata names, else nothing.
+std::string describeName(const emu::KernelArg &arg) {
+  return arg.name.empty() ? std::string() : " '" + arg.name + "'";
+}
+
 /// The launch: argument layout from kernelParams or `extra`, checks, run.
 hipError_t launch(Runtime &rt, ihipModuleSymbol_t *f,
                   std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
@@ -431,11 +437,13 @@ hipError_t launch(Runtime &rt, ihipModuleSymbol_t *f,
     // and end before the hidden arguments the runtime writes.
     if (size < f->explicitEnd || size > f->hiddenStart) {
       std::string layout;
-      for (const emu::KernelArg *arg : f->explicitArgs)
-        layout += formatv("{0}{1} '{2}' ({3} bytes at offset {4})",
-                          layout.empty() ? "" : ", ", arg->valueKind,
-                          arg->name, arg->size, arg->offset)
+      for (size_t i = 0; i < f->explicitArgs.size(); ++i) {
+        const emu::KernelArg &arg = *f->explicitArgs[i];
+        layout += formatv("{0}argument {1}{2}: {3}, {4} bytes at offset {5}",
+                          i ? "; " : "", i, describeName(arg),
+                          arg.valueKind, arg.size, arg.offset)
                       .str();
+      }
       return bad(hipErrorInvalidValue,
                  formatv("the argument buffer holds {0} bytes, but the "
                          "code object's metadata has {1} bytes of explicit "
@@ -459,8 +467,8 @@ hipError_t launch(Runtime &rt, ihipModuleSymbol_t *f,
       const emu::KernelArg &arg = *f->explicitArgs[i];
       if (!kernelParams[i])
         return bad(hipErrorInvalidValue,
-                   formatv("kernelParams[{0}] (argument '{1}') is null", i,
-                           arg.name));
+                   formatv("kernelParams[{0}] (argument {0}{1}) is null", i,
+                           describeName(arg)));
       std::memcpy(args.data() + arg.offset, kernelParams[i], arg.size);
     }
   }
@@ -473,9 +481,9 @@ hipError_t launch(Runtime &rt, ihipModuleSymbol_t *f,
     uint64_t p = support::endian::read64le(args.data() + arg.offset);
     if (p && !rt.emu.getMemory().translate(p, 1))
       return bad(hipErrorInvalidValue,
-                 formatv("argument {0} '{1}' (global_buffer at offset {2}) "
+                 formatv("argument {0}{1} (global_buffer at offset {2}) "
                          "is {3:x}, which is not in a device allocation ({4})",
-                         i, arg.name, arg.offset, p,
+                         i, describeName(arg), arg.offset, p,
                          rt.emu.getMemory().describe(p)));
   }
 

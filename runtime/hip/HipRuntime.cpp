@@ -110,7 +110,7 @@ struct Runtime {
   bool detectRaces = true;
   bool timing = false;
   bool quiet = false;
-  uint8_t mallocFill = 0;
+  uint8_t mallocFill = 0xA5;
   /// The modelled time of every kernel run so far (microseconds), and
   /// whether all of them were modelled.
   double modelledUs = 0;

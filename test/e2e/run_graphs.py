@@ -29,6 +29,9 @@ settings spread so that each appears at least twice per group. It found the
 unrolled (LLVM dropped the barrier's lgkmcnt wait; fixed in LowerToGPU.cpp).
 
 `--chip C --dtype T` runs one group: the cases of `cases(chip, dtype)`.
+`--device hip --hip-library LIB` runs the packages with `crest-run
+--device=hip` on LIB (libcrest-hip.so, docs/Hip.md), the interleavings set
+through its environment (test/e2e/hip).
 Each run prints one line ending in PASS or FAIL; the last line is
   <chip> <dtype>: N graphs, R runs, F failed
 and the exit code is 1 if anything failed.

@@ -89,6 +89,31 @@ namespace {
 /// HIP's per-thread last error (hipGetLastError / hipPeekAtLastError).
 thread_local hipError_t lastError = hipSuccess;
 
+/// What clang's host code passes to __hipRegisterFatBinary: a wrapper
+/// around the offload bundle of the program's device code.
+struct FatBinaryWrapper {
+  uint32_t magic; ///< "HIPF"
+  uint32_t version;
+  const void *binary;
+  const void *unused;
+};
+constexpr uint32_t kFatBinaryMagic = 0x48495046;
+
+/// A registered fat binary, loaded as a module at its first launch.
+struct FatBinary {
+  const void *bundle = nullptr;
+  hipModule_t module = nullptr;
+};
+
+/// The configuration of a `kernel<<<grid, block, shared, stream>>>` launch,
+/// between __hipPushCallConfiguration and __hipPopCallConfiguration.
+struct CallConfiguration {
+  dim3 grid, block;
+  size_t sharedMem;
+  hipStream_t stream;
+};
+thread_local std::vector<CallConfiguration> callConfigurations;
+
 /// The process's one emulated device.
 struct Runtime {
   std::recursive_mutex mutex;
@@ -102,6 +127,10 @@ struct Runtime {
   std::set<ihipEvent_t *> events;
   std::set<ihipModule_t *> modules;
   std::set<ihipModuleSymbol_t *> functions;
+  /// The fat binaries clang's host code registers, and its kernels: host
+  /// stub -> (binary, kernel name).
+  std::vector<std::unique_ptr<FatBinary>> fatBinaries;
+  std::map<const void *, std::pair<FatBinary *, std::string>> stubs;
   unsigned nextStream = 1;
   int currentDevice = 0;
   // Options, from the environment.
@@ -261,7 +290,10 @@ hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,
 }
 
 /// The size of the ELF image at `image`, from its headers (hipModuleLoadData
-/// is given no size), or 0 if it is not a 64-bit ELF.
+/// is given no size), or 0 if it is not a 64-bit ELF or its header tables
+/// are implausibly far (a corrupt header must not send the reads below into
+/// unmapped memory; an image truncated below what its headers describe
+/// cannot be detected, as with HIP's own runtime).
 uint64_t elfSize(const uint8_t *image) {
   using support::endian::read16le;
   using support::endian::read32le;
@@ -271,6 +303,9 @@ uint64_t elfSize(const uint8_t *image) {
   uint64_t phoff = read64le(image + 0x20), shoff = read64le(image + 0x28);
   unsigned phentsize = read16le(image + 0x36), phnum = read16le(image + 0x38);
   unsigned shentsize = read16le(image + 0x3a), shnum = read16le(image + 0x3c);
+  constexpr uint64_t kMaxImage = uint64_t(1) << 30;
+  if (phoff > kMaxImage || shoff > kMaxImage)
+    return 0;
   uint64_t size = std::max<uint64_t>(64, phoff + uint64_t(phentsize) * phnum);
   size = std::max(size, shoff + uint64_t(shentsize) * shnum);
   for (unsigned i = 0; i < phnum && phentsize >= 56; ++i) {
@@ -298,7 +333,8 @@ ArrayRef<uint8_t> findInBundle(const uint8_t *image, StringRef chip,
   for (uint64_t i = 0; i < count && i < 4096; ++i) {
     uint64_t offset = read64le(entry), size = read64le(entry + 8);
     uint64_t idSize = read64le(entry + 16);
-    if (idSize > 4096)
+    if (idSize > 4096 || offset > (uint64_t(1) << 30) ||
+        size > (uint64_t(1) << 30))
       break;
     StringRef id(reinterpret_cast<const char *>(entry + 24), idSize);
     entry += 24 + idSize;
@@ -375,11 +411,10 @@ std::string describeName(const emu::KernelArg &arg) {
 }
 
 /// The launch: argument layout from kernelParams or `extra`, checks, run.
-hipError_t launch(Runtime &rt, ihipModuleSymbol_t *f,
+hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
                   std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
                   unsigned sharedMemBytes, hipStream_t stream,
                   void **kernelParams, void **extra) {
-  const char *api = "hipModuleLaunchKernel";
   if (!f || !rt.functions.count(f))
     return fail(hipErrorInvalidResourceHandle, api,
                 "the function is not one hipModuleGetFunction returned");
@@ -1200,9 +1235,114 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
                                  void **extra) {
   CREST_HIP_ENTER("hipModuleLaunchKernel");
   CREST_HIP_NEED_DEVICE();
-  return launch(rt, f, {gridDimX, gridDimY, gridDimZ},
+  return launch(rt, apiName, f, {gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, stream,
                 kernelParams, extra);
+}
+
+//===----------------------------------------------------------------------===//
+// The registration API of programs compiled by clang -x hip (hipcc)
+//===----------------------------------------------------------------------===//
+
+// Not declared in HIP's headers: clang's host code calls them from a
+// constructor it emits (__hip_module_ctor) and at exit.
+void **__hipRegisterFatBinary(const void *data);
+void __hipRegisterFunction(void **modules, const void *hostFunction,
+                           char *deviceFunction, const char *deviceName,
+                           unsigned int threadLimit, void *tid, void *bid,
+                           dim3 *blockDim, dim3 *gridDim, int *wSize);
+void __hipUnregisterFatBinary(void **modules);
+
+void **__hipRegisterFatBinary(const void *data) {
+  CREST_HIP_ENTER("__hipRegisterFatBinary");
+  const auto *wrapper = static_cast<const FatBinaryWrapper *>(data);
+  auto binary = std::make_unique<FatBinary>();
+  if (wrapper && wrapper->magic == kFatBinaryMagic)
+    binary->bundle = wrapper->binary;
+  else
+    (void)fail(hipErrorInvalidKernelFile, apiName,
+         "the fat binary wrapper has no HIPF magic; its kernels will not "
+         "launch");
+  rt.fatBinaries.push_back(std::move(binary));
+  return reinterpret_cast<void **>(rt.fatBinaries.back().get());
+}
+
+void __hipRegisterFunction(void **modules, const void *hostFunction,
+                           char *deviceFunction, const char *deviceName,
+                           unsigned int threadLimit, void *tid, void *bid,
+                           dim3 *blockDim, dim3 *gridDim, int *wSize) {
+  (void)deviceFunction, (void)threadLimit, (void)tid, (void)bid;
+  (void)blockDim, (void)gridDim, (void)wSize;
+  CREST_HIP_ENTER("__hipRegisterFunction");
+  if (!hostFunction || !deviceName)
+    return;
+  rt.stubs[hostFunction] = {reinterpret_cast<FatBinary *>(modules),
+                            deviceName};
+}
+
+void __hipUnregisterFatBinary(void **modules) {
+  CREST_HIP_ENTER("__hipUnregisterFatBinary");
+  FatBinary *binary = reinterpret_cast<FatBinary *>(modules);
+  for (auto it = rt.stubs.begin(); it != rt.stubs.end();)
+    it = it->second.first == binary ? rt.stubs.erase(it) : std::next(it);
+  if (binary && binary->module)
+    (void)hipModuleUnload(binary->module);
+  auto it = std::find_if(rt.fatBinaries.begin(), rt.fatBinaries.end(),
+                         [&](auto &b) { return b.get() == binary; });
+  if (it != rt.fatBinaries.end())
+    rt.fatBinaries.erase(it);
+}
+
+hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim,
+                                      size_t sharedMem, hipStream_t stream) {
+  callConfigurations.push_back({gridDim, blockDim, sharedMem, stream});
+  return hipSuccess;
+}
+
+hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+                                     size_t *sharedMem, hipStream_t *stream) {
+  if (callConfigurations.empty()) {
+    CREST_HIP_ENTER("__hipPopCallConfiguration");
+    return fail(hipErrorMissingConfiguration, apiName,
+                "no launch configuration was pushed");
+  }
+  CallConfiguration c = callConfigurations.back();
+  callConfigurations.pop_back();
+  *gridDim = c.grid;
+  *blockDim = c.block;
+  *sharedMem = c.sharedMem;
+  *stream = c.stream;
+  return hipSuccess;
+}
+
+hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks,
+                           dim3 dimBlocks, void **args, size_t sharedMemBytes,
+                           hipStream_t stream) {
+  CREST_HIP_ENTER("hipLaunchKernel");
+  CREST_HIP_NEED_DEVICE();
+  auto stub = rt.stubs.find(function_address);
+  if (stub == rt.stubs.end())
+    return fail(hipErrorInvalidDeviceFunction, apiName,
+                "the function is not a kernel the program registered");
+  FatBinary &binary = *stub->second.first;
+  if (!binary.bundle)
+    return fail(hipErrorInvalidDeviceFunction, apiName,
+                "kernel '" + stub->second.second +
+                    "' is in a fat binary that could not be registered");
+  if (!binary.module)
+    if (hipError_t e = hipModuleLoadData(&binary.module, binary.bundle))
+      return fail(e, apiName,
+                  "the program's device code cannot be loaded (see above)");
+  hipFunction_t f = nullptr;
+  if (hipError_t e = hipModuleGetFunction(&f, binary.module,
+                                          stub->second.second.c_str()))
+    return e;
+  if (sharedMemBytes > 0xffffffffu)
+    return fail(hipErrorInvalidValue, apiName,
+                formatv("{0} bytes of dynamic LDS", sharedMemBytes));
+  return launch(rt, apiName, f, {numBlocks.x, numBlocks.y, numBlocks.z},
+                {dimBlocks.x, dimBlocks.y, dimBlocks.z},
+                unsigned(sharedMemBytes), stream, args, nullptr);
 }
 
 } // extern "C"

@@ -151,7 +151,8 @@ Runtime &runtime() {
   return *instance;
 }
 
-/// Reads an unsigned $name, or `fallback` when it is unset or empty.
+/// Reads an unsigned $name (decimal, or hex with 0x); nothing when it is
+/// unset, empty or not a number.
 std::optional<uint64_t> envNumber(const char *name) {
   const char *text = std::getenv(name);
   uint64_t value;
@@ -168,8 +169,9 @@ void initialize(Runtime &rt) {
   StringRef name = chip && *chip ? chip : "gfx942";
   rt.chip = lookupChip(name);
   if (!rt.chip)
-    rt.noDeviceReason = ("CREST_HIP_CHIP=" + name + " is not a chip Crest knows (" +
-                         getKnownChipNames() + ")")
+    rt.noDeviceReason = ("CREST_HIP_CHIP=" + name +
+                         " is not a chip Crest knows (" + getKnownChipNames() +
+                         ")")
                             .str();
   if (auto q = envNumber("CREST_HIP_QUANTUM"); q && *q > 0)
     rt.quantum = uint32_t(*q);
@@ -227,11 +229,13 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
     return hipSuccess;
   if (!dst || !src)
     return fail(hipErrorInvalidValue, api, "null pointer");
-  bool dstDevice = isDevice(rt, dst, bytes), srcDevice = isDevice(rt, src, bytes);
+  bool dstDevice = isDevice(rt, dst, bytes);
+  bool srcDevice = isDevice(rt, src, bytes);
   if (kind == hipMemcpyDefault) {
-    kind = dstDevice ? (srcDevice ? hipMemcpyDeviceToDevice
-                                  : hipMemcpyHostToDevice)
-                     : (srcDevice ? hipMemcpyDeviceToHost : hipMemcpyHostToHost);
+    if (dstDevice)
+      kind = srcDevice ? hipMemcpyDeviceToDevice : hipMemcpyHostToDevice;
+    else
+      kind = srcDevice ? hipMemcpyDeviceToHost : hipMemcpyHostToHost;
   }
   emu::Memory &memory = rt.emu.getMemory();
   uint64_t dstAddress = reinterpret_cast<uintptr_t>(dst);
@@ -380,8 +384,8 @@ void fillProperties(const ChipInfo &chip, hipDeviceProp_t &p) {
   p.minor = int(hexDigitValue(digits[digits.size() - 2]));
   p.multiProcessorCount = t ? int(t->computeUnits) : 1;
   p.l2CacheSize = 4 << 20;
-  p.maxThreadsPerMultiProcessor =
-      int(chip.maxWavesPerSimd * chip.simdsPerComputeUnit * chip.defaultWaveSize);
+  p.maxThreadsPerMultiProcessor = int(
+      chip.maxWavesPerSimd * chip.simdsPerComputeUnit * chip.defaultWaveSize);
   p.computeMode = 0;
   p.clockInstructionRate = 100000; // 100 MHz, as s_memrealtime
   p.arch.hasGlobalInt32Atomics = p.arch.hasGlobalFloatAtomicExch = 1;
@@ -423,7 +427,8 @@ hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
     return fail(code, api, "kernel '" + kernel.name + "': " + why);
   };
   if (!validStream(rt, stream))
-    return bad(hipErrorInvalidResourceHandle, "the stream is not a live stream");
+    return bad(hipErrorInvalidResourceHandle,
+               "the stream is not a live stream");
   for (unsigned d = 0; d < 3; ++d) {
     if (!grid[d] || !block[d])
       return bad(hipErrorInvalidValue,
@@ -438,11 +443,12 @@ hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
                          grid[d], block[d], d));
   }
   uint64_t items = uint64_t(block[0]) * block[1] * block[2];
-  if (items > std::min<uint64_t>(1024, kernel.maxFlatWorkgroupSize))
+  uint32_t maxItems = std::min<uint32_t>(1024, kernel.maxFlatWorkgroupSize);
+  if (items > maxItems)
     return bad(hipErrorInvalidValue,
                formatv("a block of {0} work-items exceeds the kernel's "
                        "maximum of {1}",
-                       items, std::min<uint32_t>(1024, kernel.maxFlatWorkgroupSize)));
+                       items, maxItems));
   if (uint64_t(kernel.groupSegmentFixedSize) + sharedMemBytes >
       rt.chip->ldsBytesPerWorkgroup)
     return bad(hipErrorInvalidValue,
@@ -1093,8 +1099,8 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
     *ms = float((stop->modelledUs - start->modelledUs) / 1000.0);
     return hipSuccess;
   }
-  *ms = float(std::chrono::duration<double, std::milli>(stop->host - start->host)
-                  .count());
+  std::chrono::duration<double, std::milli> host = stop->host - start->host;
+  *ms = float(host.count());
   return hipSuccess;
 }
 
@@ -1201,7 +1207,8 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
       emu::Program::decode(*module->object, *kernel);
   if (!program)
     return fail(hipErrorInvalidImage, apiName,
-                "kernel '" + Twine(kname) + "': " + toString(program.takeError()));
+                "kernel '" + Twine(kname) +
+                    "': " + toString(program.takeError()));
   auto f = std::make_unique<ihipModuleSymbol_t>();
   f->module = module;
   f->kernel = kernel;

@@ -377,7 +377,8 @@ int main(int argc, char **argv) {
   expect(hipModuleUnload(module), hipSuccess, "hipModuleUnload");
   expect(hipModuleLaunchKernel(scale, 4, 1, 1, 256, 1, 1, 0, nullptr, params,
                                nullptr),
-         hipErrorInvalidResourceHandle, "launch of an unloaded module's kernel");
+         hipErrorInvalidResourceHandle,
+         "launch of an unloaded module's kernel");
   expect(hipModuleUnload(module), hipErrorInvalidResourceHandle,
          "hipModuleUnload twice");
   (void)hipModuleUnload(hiddenModule);

@@ -48,6 +48,23 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists("/dev/kfd"):
     config.available_features.add("amd-gpu")
 
+# libcrest-hip.so, HIP's API on the emulator (docs/Hip.md): tests that run
+# Crest's HIP device through it declare `REQUIRES: crest-hip`.
+crest_hip_library = os.path.join(config.crest_obj_root, "lib", "libcrest-hip.so")
+if os.path.exists(crest_hip_library):
+    config.available_features.add("crest-hip")
+    config.substitutions.append(("%crest_hip_library", crest_hip_library))
+
+# clang can compile HIP programs (host and device): it needs
+# clang-offload-bundler (clang-tools-22), HIP's headers and Debian's ROCm
+# device libraries.
+hip_device_libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+if (os.path.exists(os.path.join(config.llvm_tools_dir, "clang-offload-bundler"))
+        and os.path.isdir(hip_device_libs)
+        and os.path.exists("/usr/include/hip/hip_runtime.h")):
+    config.available_features.add("hip-clang")
+    config.substitutions.append(("%hip_device_libs", hip_device_libs))
+
 # Tests that read ../shared declare `REQUIRES: shared`.
 if os.path.isdir(config.crest_shared_dir):
     config.available_features.add("shared")

@@ -5,7 +5,9 @@
 // entry point looked up with dlsym, so the tools run (and fall back to the
 // emulator) on machines without it. The library is $CREST_HIP_LIBRARY if
 // set (tests point it at a missing file to check that path), else
-// libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5.
+// libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5. Without a GPU, tests
+// point it at libcrest-hip.so, HIP's API on the emulator (docs/Hip.md), so
+// this code runs the end-to-end tests (test/e2e/hip).
 //
 // The chip of the device comes from hipDeviceProp_t::gcnArchName. That
 // struct's layout differs between HIP 5 and HIP 6 (HIP 6 renamed the entry

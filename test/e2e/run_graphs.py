@@ -29,6 +29,9 @@ settings spread so that each appears at least twice per group. It found the
 unrolled (LLVM dropped the barrier's lgkmcnt wait; fixed in LowerToGPU.cpp).
 
 `--chip C --dtype T` runs one group: the cases of `cases(chip, dtype)`.
+`--device hip --hip-library LIB` runs the packages with `crest-run
+--device=hip` on LIB (libcrest-hip.so, docs/Hip.md), the interleavings set
+through its environment (test/e2e/hip).
 Each run prints one line ending in PASS or FAIL; the last line is
   <chip> <dtype>: N graphs, R runs, F failed
 and the exit code is 1 if anything failed.
@@ -314,11 +317,21 @@ def run_case(args, c, index, tmp):
         outputs = []
         for name in want:
             outputs += ["--output", f"{name}={tmp}/{name}.npy"]
-        cmd = [args.crest_run, pkg, "--device=emu", "--verify",
-               f"--emu-quantum={q}", f"--emu-seed={seed}"] + inputs + outputs
+        env = None
+        if args.device == "hip":
+            # Crest's HIP device through libcrest-hip.so: the interleaving
+            # comes from the library's environment (docs/Hip.md).
+            cmd = [args.crest_run, pkg, "--device=hip", "--verify"]
+            env = dict(os.environ, CREST_HIP_LIBRARY=args.hip_library,
+                       CREST_HIP_CHIP=c["chip"], CREST_HIP_QUANTUM=str(q),
+                       CREST_HIP_SEED=str(seed))
+        else:
+            cmd = [args.crest_run, pkg, "--device=emu", "--verify",
+                   f"--emu-quantum={q}", f"--emu-seed={seed}"]
+        cmd += inputs + outputs
         if runs == 0:
             cmd.append("--report")  # and print the launch count
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         runs += 1
         launches = re.search(r"total: (\d+) launch", proc.stdout)
         msgs = []
@@ -355,6 +368,9 @@ def run_case(args, c, index, tmp):
             os.remove(path)
         extra = f" launches={launches.group(1)} compile={compile_s:.2f}s" \
             if launches else ""
+        if args.device == "hip" and "hip (requested): HIP" not in proc.stderr:
+            ok = False
+            msgs.append("did not run on the HIP device")
         print(f"{c['name']} q={q} seed={seed}:{extra} verify "
               f"{'PASS' if 'verify: PASS' in proc.stdout else 'FAIL'}, "
               f"numpy err/bound={worst:.3f}"
@@ -376,8 +392,13 @@ def main():
     p.add_argument("--schedules", type=int, default=3,
                    help="how many of the interleavings to run")
     p.add_argument("--only", type=int, help="run only this case index")
+    p.add_argument("--device", choices=["emu", "hip"], default="emu",
+                   help="hip: crest-run --device=hip through --hip-library")
+    p.add_argument("--hip-library", help="libcrest-hip.so, for --device hip")
     p.add_argument("--list", action="store_true", help="print the cases")
     args = p.parse_args()
+    if args.device == "hip" and not args.hip_library:
+        p.error("--device hip needs --hip-library")
     all_cases = [c for chip in (CHIPS if args.chip == "all" else [args.chip])
                  for dtype in (DTYPES if args.dtype == "all" else [args.dtype])
                  for c in cases(chip, dtype)]

@@ -457,7 +457,8 @@ buildKernargs(const Kernel &kernel, ArrayRef<uint8_t> explicitArgs,
     } else if (kind.consume_front("hidden_remainder_")) {
       value = 0; // every workgroup is full-sized: grid is in workgroups
     } else if (kind == "hidden_grid_dims") {
-      value = config.grid[2] * config.block[2] > 1   ? 3
+      value = config.gridDims                          ? config.gridDims
+              : config.grid[2] * config.block[2] > 1   ? 3
               : config.grid[1] * config.block[1] > 1 ? 2
                                                      : 1;
     } else if (kind == "hidden_dynamic_lds_size") {

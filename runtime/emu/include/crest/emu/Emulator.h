@@ -80,6 +80,10 @@ struct LaunchConfig {
   /// Work-items per workgroup in each dimension.
   std::array<uint32_t, 3> block = {64, 1, 1};
   uint32_t dynamicLdsBytes = 0;
+  /// The value of the hidden_grid_dims argument; 0 counts the dimensions
+  /// with more than one work-item (1, 2 or 3). HIP's module launches always
+  /// pass 3 (a HIP launch is a 3-dimensional NDRange).
+  uint32_t gridDims = 0;
   /// Instructions a wave runs before the scheduler switches to the next
   /// (1 interleaves most finely).
   uint32_t quantum = 64;

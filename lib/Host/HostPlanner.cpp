@@ -491,7 +491,7 @@ LogicalResult Planner::addLaunch(Operation *op, LaunchAttr launchAttr) {
   for (auto [i, type] : llvm::enumerate(launchAttr.getWorkspaceTypes())) {
     FailureOr<uint32_t> id =
         addValue(op, type, prefix + ".workspace" + std::to_string(i),
-                 pkg::ValueKind::Intermediate, "workspace #" + std::to_string(i));
+                 pkg::ValueKind::Workspace, "workspace #" + std::to_string(i));
     if (failed(id))
       return failure();
     launch.args.push_back(*id);
@@ -598,7 +598,8 @@ void Planner::planIntermediateBuffers() {
   DenseMap<uint32_t, uint32_t> ownedBuffer; // root -> buffer
   for (auto [id, value] : llvm::enumerate(m.values)) {
     if (value.kind == pkg::ValueKind::Reference ||
-        value.kind == pkg::ValueKind::Intermediate)
+        value.kind == pkg::ValueKind::Intermediate ||
+        value.kind == pkg::ValueKind::Workspace)
       continue;
     value.buffer = uint32_t(m.buffers.size());
     ownedBuffer[aliasRoot(uint32_t(id))] = *value.buffer;
@@ -609,8 +610,12 @@ void Planner::planIntermediateBuffers() {
   std::vector<uint32_t> roots;
   std::vector<LiveRange> ranges;
   DenseMap<uint32_t, size_t> slot; // root -> index in ranges
+  auto isTransient = [](const pkg::Value &value) {
+    return value.kind == pkg::ValueKind::Intermediate ||
+           value.kind == pkg::ValueKind::Workspace;
+  };
   for (auto [id, value] : llvm::enumerate(m.values)) {
-    if (value.kind != pkg::ValueKind::Intermediate)
+    if (!isTransient(value))
       continue;
     uint32_t root = aliasRoot(uint32_t(id));
     if (auto owned = ownedBuffer.find(root); owned != ownedBuffer.end()) {
@@ -642,7 +647,7 @@ void Planner::planIntermediateBuffers() {
   for (uint64_t size : sizes)
     m.buffers.push_back({size});
   for (auto [id, value] : llvm::enumerate(m.values)) {
-    if (value.kind != pkg::ValueKind::Intermediate || value.buffer)
+    if (!isTransient(value) || value.buffer)
       continue;
     value.buffer = base + assignment[slot.lookup(aliasRoot(uint32_t(id)))];
   }

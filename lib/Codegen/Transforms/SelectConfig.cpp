@@ -455,14 +455,13 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                      << "th K step, partial sums added through "
                      << best->cost.ldsBytes << " bytes of LDS";
     if (int64_t groups = config.getGlobalSplitK(); groups > 1)
-      op->emitRemark() << "global_split_k = " << groups << ": "
-                       << groups << " workgroups per output tile each add up "
-                       << "1/" << groups << " of K, so the grid has "
+      op->emitRemark() << "global_split_k = " << groups << ": " << groups
+                       << " workgroups per output tile each add up 1/"
+                       << groups << " of the K steps (limits: "
                        << kSkinnyWavesPerCu
-                       << " waves per compute unit or the workspace "
-                          "(the groups' partial sums) nears "
-                       << "1/8 of B's bytes; the last to arrive adds the "
-                          "partials in group order";
+                       << " waves per compute unit, a K step per wave, "
+                          "partial sums at most 1/8 of B's bytes); the last "
+                          "to arrive adds the partials in group order";
   } else if (explain && config.getSplitK() > 1) {
     int64_t split = config.getSplitK();
     int64_t tm = config.getTileM(), tn = config.getTileN();

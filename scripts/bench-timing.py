@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from crest_launch import compile_hsaco, launch_of  # noqa: E402
+from crest_launch import buffer_args, compile_hsaco, launch_of  # noqa: E402
 
 SHAPES = [(1024, 1024, 1024), (4096, 4096, 4096), (8192, 8192, 8192),
           (1, 4096, 4096), (16, 4096, 4096), (128, 4096, 4096)]
@@ -106,11 +106,14 @@ def crest_gemm(build, tmp, chip, m, n, k):
     open(src, "w").write(graph(m, n, k))
     co = f"{tmp}/crest-{chip}.co"
     compile_hsaco(f"{build}/bin/crest-compile", src, chip, co)
-    block, grid, kernel, config = launch_of(f"{build}/bin/crest-opt", src,
-                                            chip, want_config=True)
+    block, grid, kernel, config, buffers = launch_of(
+        f"{build}/bin/crest-opt", src, chip, want_config=True,
+        want_buffers=True)
+    # A split-K kernel's workspace and semaphores follow the output.
+    scratch = [a.removeprefix("--arg=") for a in buffer_args(buffers, tmp, np)]
     return run_emu(f"{build}/bin/crest-emu", co, kernel, grid, block,
                    [f"in:{tmp}/a.npy", f"in:{tmp}/b.npy",
-                    f"out:{tmp}/c.npy=f16:{m}x{n}"], []), config
+                    f"out:{tmp}/c.npy=f16:{m}x{n}"] + scratch, []), config
 
 
 def triton_gemm(build, shared, tmp, chip, m, n, k):

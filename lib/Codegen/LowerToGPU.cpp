@@ -19,6 +19,7 @@
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Target/MmaLayout.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -102,6 +103,9 @@ struct KernelPlan {
   /// Skinny path: rows of the wave tile whose partial sums go through LDS
   /// (the rows that can be inside M).
   int64_t reduceRows = 0;
+  /// Workgroups along K per output tile (global_split_k), the full K steps
+  /// each adds up, and the output tiles along N.
+  int64_t globalSplitK = 1, stepsPerGroup = 0, tilesAlongN = 1;
   bool shareLds;
   int64_t kpl; ///< operand elements per lane per MMA
   int64_t accPerLane;
@@ -238,6 +242,9 @@ private:
   // Set up by build().
   Value tid, lane, waveRow, waveCol, rowBase, colBase, batchIdx;
   Value kSlice; ///< which 1/splitK of the K steps this wave accumulates
+  /// Global split-K: which of the tile's workgroups this is, and its
+  /// workspace, semaphores and LDS arrival flag.
+  Value group, workspaceMem, semaphoreMem;
   Value lhsMem, rhsMem, ldsLhs, ldsRhs, ldsPartials;
   SmallVector<Value> argMems; ///< kernel inputs then results
 };
@@ -765,9 +772,22 @@ void KernelBuilder::bindKernel(gpu::GPUFuncOp func,
     ldsLhs = func.getWorkgroupAttributions()[0];
     ldsRhs = func.getWorkgroupAttributions()[1];
   }
+  if (plan.globalSplitK > 1) {
+    // The last two kernel arguments (the block's arguments go on with the
+    // workgroup attributions).
+    size_t args = func.getFunctionType().getNumInputs();
+    workspaceMem = argMems[args - 2];
+    semaphoreMem = argMems[args - 1];
+  }
   if (plan.splitK > 1 || plan.rhsVector > 1)
     ldsPartials = func.getWorkgroupAttributions().back();
-  colBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(plan.tileN));
+  Value tileX = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  if (plan.globalSplitK > 1) {
+    // Workgroup x = tile + tilesAlongN * group.
+    group = div(tileX, plan.tilesAlongN);
+    tileX = rem(tileX, plan.tilesAlongN);
+  }
+  colBase = mul(tileX, idx(plan.tileN));
   rowBase = mul(gpu::BlockIdOp::create(b, gpu::Dimension::y), idx(plan.tileM));
   batchIdx = gpu::BlockIdOp::create(b, gpu::Dimension::z);
 }
@@ -1078,8 +1098,18 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   SmallVector<Value> accs(tilesM * v, zeroAcc);
 
   // Steps [0, fullSteps) need no K guard; a partial last step is peeled.
+  // With global split-K this workgroup adds up steps [first, end), and the
+  // last group also the partial step.
   int64_t fullSteps = plan.k / plan.tileK;
   int64_t ahead = stages - 1;
+  int64_t groups = plan.globalSplitK;
+  Value first = idx(0), end = idx(fullSteps);
+  if (groups > 1) {
+    first = mul(group, idx(plan.stepsPerGroup));
+    end = arith::MinUIOp::create(b, add(first, idx(plan.stepsPerGroup)),
+                                 idx(fullSteps));
+  }
+  int64_t lastFirst = (groups - 1) * plan.stepsPerGroup;
   // Loads of step `step`, or zeros (no loads) when the step is past the
   // slice's range: a uniform branch.
   auto loadIfInRange = [&](Value step) -> SmallVector<Value> {
@@ -1089,8 +1119,10 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
     SmallVector<Type> types(perLane, VectorType::get({v}, rhsElt()));
     types.append(tilesM * (perLane / chunk),
                  VectorType::get({chunk}, lhsElt()));
-    auto ifOp = scf::IfOp::create(b, types, lessThan(step, fullSteps),
-                                  /*withElseRegion=*/true);
+    auto ifOp = scf::IfOp::create(
+        b, types,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, step, end),
+        /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     scf::YieldOp::create(b, loadVectorRhsStep(step, rhsCol, lhsRows, false));
@@ -1110,13 +1142,14 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
     int64_t perStep = 0;
     for (int64_t a = 0; a < ahead; ++a) {
       SmallVector<Value> loaded =
-          loadIfInRange(add(kSlice, idx(a * split)));
+          loadIfInRange(add(first, add(kSlice, idx(a * split))));
       perStep = loaded.size();
       llvm::append_range(inFlight, loaded);
     }
     SmallVector<Value> init(accs);
     llvm::append_range(init, inFlight);
-    auto loop = scf::ForOp::create(b, kSlice, idx(fullSteps), idx(split), init);
+    auto loop =
+        scf::ForOp::create(b, add(first, kSlice), end, idx(split), init);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -1144,12 +1177,14 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
       accs[i] = loop.getResult(i);
   }
   if (plan.k % plan.tileK != 0) {
-    // The partial last step, in the slice whose turn it is.
-    auto tail = scf::IfOp::create(
-        b, TypeRange(ValueRange(accs)),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kSlice,
-                              idx(fullSteps % split)),
-        /*withElseRegion=*/true);
+    // The partial last step, in the last group's slice whose turn it is.
+    Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kSlice,
+                                       idx((fullSteps - lastFirst) % split));
+    if (groups > 1)
+      mine = both(mine, arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                              group, idx(groups - 1)));
+    auto tail = scf::IfOp::create(b, TypeRange(ValueRange(accs)), mine,
+                                  /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&tail.getThenRegion().front());
@@ -1214,11 +1249,15 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   auto reduceIf = scf::IfOp::create(b, lessThan(kSlice, epilogueWaves), false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&reduceIf.getThenRegion().front());
+  // The tile column of this lane's elements of MMA tile tj.
+  auto colOf = [&](int64_t tj) {
+    return add(mul(kSlice, idx(tilesPerWave * mma.n)),
+               add(idx(tj * mma.n), rem(lane, mma.n)));
+  };
   SmallVector<Value> sums;
   for (int64_t ti = 0; ti < tilesM; ++ti)
     for (int64_t tj = 0; tj < tilesPerWave; ++tj) {
-      Value col = add(mul(kSlice, idx(tilesPerWave * mma.n)),
-                      add(idx(tj * mma.n), rem(lane, mma.n)));
+      Value col = colOf(tj);
       SmallVector<Value> elements;
       for (int64_t r = 0; r < plan.accPerLane; ++r) {
         // Rows past reduceRows are past M: any value will do.
@@ -1237,7 +1276,113 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
       }
       sums.push_back(vector::FromElementsOp::create(b, accVecType, elements));
     }
-  if (failed(finisher.emitEpilogue(sums, epilogue, bodyInputs, yielded)))
+  if (groups == 1) {
+    if (failed(finisher.emitEpilogue(sums, epilogue, bodyInputs, yielded)))
+      return failure();
+    b.setInsertionPointToEnd(&func.getBody().front());
+    gpu::ReturnOp::create(b);
+    return success();
+  }
+
+  // Global split-K: this workgroup's sums go to its slice of the
+  // workspace; the workgroup that arrives last at the tile's semaphore adds
+  // the groups' slices up in group order and runs the epilogue.
+  auto forEachElement = [&](auto &&fn) {
+    for (int64_t ti = 0; ti < tilesM; ++ti)
+      for (int64_t tj = 0; tj < tilesPerWave; ++tj)
+        for (int64_t r = 0; r < plan.accPerLane; ++r)
+          fn(ti * tilesPerWave + tj, r, add(rowBase, rowOf(ti, r)),
+             add(colBase, colOf(tj)));
+  };
+  forEachElement([&](int64_t t, int64_t r, Value row, Value col) {
+    OpBuilder::InsertionGuard inner(b);
+    auto inside = scf::IfOp::create(
+        b, both(lessThan(row, plan.m), lessThan(col, plan.n)), false);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    memref::StoreOp::create(b, vector::ExtractOp::create(b, sums[t], r),
+                            workspaceMem,
+                            ValueRange{group, batchIdx, row, col});
+  });
+  b.setInsertionPointAfter(reduceIf);
+  // Every wave's stores are visible device-wide before the workgroup
+  // arrives (each wave releases its own, as the leader's atomic cannot).
+  LLVM::FenceOp::create(b, LLVM::AtomicOrdering::release, "agent");
+  gpu::BarrierOp::create(b);
+  int64_t tilesAlongM = llvm::divideCeil(plan.m, plan.tileM);
+  Value tile =
+      add(mul(add(mul(batchIdx, idx(tilesAlongM)), div(rowBase, plan.tileM)),
+              idx(plan.tilesAlongN)),
+          div(colBase, plan.tileN));
+  Type i32 = b.getI32Type();
+  auto i32Const = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, i32, v).getResult();
+  };
+  {
+    OpBuilder::InsertionGuard inner(b);
+    auto leader = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, idx(0)),
+        false);
+    b.setInsertionPointToStart(&leader.getThenRegion().front());
+    Value before = memref::AtomicRMWOp::create(
+        b, arith::AtomicRMWKind::addi, i32Const(1), semaphoreMem,
+        ValueRange{tile});
+    Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, before,
+                                       i32Const(groups - 1));
+    // The flag goes where the first partial sum was (read before the
+    // barrier above): 1 or 0 in the accumulator type.
+    Value one = isa<FloatType>(plan.accType)
+                    ? arith::ConstantOp::create(b, b.getFloatAttr(plan.accType,
+                                                                  1.0))
+                          .getResult()
+                    : arith::ConstantIntOp::create(b, plan.accType, 1)
+                          .getResult();
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(plan.accType));
+    memref::StoreOp::create(b, select(last, one, zero), ldsPartials,
+                            ValueRange{idx(0), idx(0), idx(0)});
+    // Every group has arrived: the semaphore is free for the next launch.
+    auto reset = scf::IfOp::create(b, last, false);
+    b.setInsertionPointToStart(&reset.getThenRegion().front());
+    memref::StoreOp::create(b, i32Const(0), semaphoreMem, ValueRange{tile});
+  }
+  gpu::BarrierOp::create(b);
+  Value flag = memref::LoadOp::create(b, ldsPartials,
+                                      ValueRange{idx(0), idx(0), idx(0)});
+  Value arrivedLast =
+      isa<FloatType>(plan.accType)
+          ? arith::CmpFOp::create(
+                b, arith::CmpFPredicate::ONE, flag,
+                arith::ConstantOp::create(b, b.getZeroAttr(plan.accType)))
+                .getResult()
+          : arith::CmpIOp::create(
+                b, arith::CmpIPredicate::ne, flag,
+                arith::ConstantOp::create(b, b.getZeroAttr(plan.accType)))
+                .getResult();
+  auto finishIf = scf::IfOp::create(
+      b, both(arrivedLast, lessThan(kSlice, epilogueWaves)), false);
+  b.setInsertionPointToStart(&finishIf.getThenRegion().front());
+  LLVM::FenceOp::create(b, LLVM::AtomicOrdering::acquire, "agent");
+  SmallVector<SmallVector<Value>> totals(sums.size());
+  forEachElement([&](int64_t t, int64_t r, Value row, Value col) {
+    // Rows and columns past the problem: any value will do.
+    row = arith::MinUIOp::create(b, row, idx(plan.m - 1));
+    col = arith::MinUIOp::create(b, col, idx(plan.n - 1));
+    Value total;
+    for (int64_t g = 0; g < groups; ++g) {
+      Value part = memref::LoadOp::create(
+          b, workspaceMem, ValueRange{idx(g), batchIdx, row, col});
+      total = !total ? part
+              : isa<FloatType>(plan.accType)
+                  ? arith::AddFOp::create(b, total, part).getResult()
+                  : arith::AddIOp::create(b, total, part).getResult();
+    }
+    totals[t].push_back(total);
+  });
+  SmallVector<Value> totalVectors;
+  for (ArrayRef<Value> elements : totals)
+    totalVectors.push_back(
+        vector::FromElementsOp::create(b, accVecType, elements));
+  if (failed(finisher.emitEpilogue(totalVectors, epilogue, bodyInputs,
+                                   yielded)))
     return failure();
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b);
@@ -1403,6 +1548,14 @@ static LogicalResult planVectorRhs(KernelPlan &p, ContractionOpInterface op) {
   if (p.tileK % p.mma->k != 0)
     return fail() << "tile K = " << p.tileK << " is not a multiple of the "
                   << "instruction's K = " << p.mma->k;
+  if (p.globalSplitK > 1) {
+    p.stepsPerGroup = getStepsPerGroup(p.k / p.tileK, p.globalSplitK);
+    if (p.stepsPerGroup == 0)
+      return op->emitOpError()
+             << "global_split_k = " << p.globalSplitK << " leaves a "
+             << "workgroup without a K step (K = " << p.k << ", tile K = "
+             << p.tileK << ")";
+  }
   // With one row of workgroups, only the rows inside M are reduced.
   p.reduceRows =
       p.m <= p.tileM ? std::min<int64_t>(p.m, p.waveM) : p.waveM;
@@ -1461,6 +1614,8 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.stages = config.getStages();
   p.splitK = config.getSplitK();
   p.rhsVector = config.getRhsVector();
+  p.globalSplitK = config.getGlobalSplitK();
+  p.tilesAlongN = llvm::divideCeil(p.n, p.tileN);
   p.shareLds = config.getScope() == SyncScope::Workgroup;
   p.kpl = mma::getALayout(*p.mma).perLane;
   p.accPerLane = mma::getDLayout(*p.mma).elementsPerLane;
@@ -1569,6 +1724,19 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     argTypes.push_back(MemRefType::get(rt.getShape(), rt.getElementType(),
                                        MemRefLayoutAttrInterface(), global));
   }
+  // Global split-K: the groups' partial sums and the tiles' semaphores.
+  SmallVector<RankedTensorType> workspaceTypes, semaphoreTypes;
+  if (!direct && p.globalSplitK > 1) {
+    workspaceTypes.push_back(RankedTensorType::get(
+        {p.globalSplitK, p.batch, p.m, p.n}, p.accType));
+    semaphoreTypes.push_back(RankedTensorType::get(
+        {p.batch * int64_t(llvm::divideCeil(p.m, p.tileM)) * p.tilesAlongN},
+        IntegerType::get(ctx, 32)));
+    for (RankedTensorType t : llvm::concat<RankedTensorType>(workspaceTypes,
+                                                            semaphoreTypes))
+      argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType(),
+                                         MemRefLayoutAttrInterface(), global));
+  }
   SmallVector<Type> ldsTypes;
   if (!direct && p.shareLds) {
     // The padded A/B stages of the one LDS layout (KernelResources.h).
@@ -1636,13 +1804,14 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     p.batch = 1;
     gridX = llvm::divideCeil(g.n * g.f * g.oh * g.ow, threads);
   } else {
-    gridX = llvm::divideCeil(p.n, p.tileN);
+    gridX = p.tilesAlongN * p.globalSplitK;
     gridY = llvm::divideCeil(p.m, p.tileM);
   }
   setLaunch(anchor,
             SymbolRefAttr::get(ctx, kKernelModuleName,
                                {FlatSymbolRefAttr::get(ctx, name)}),
-            {gridX, gridY, p.batch}, {int64_t(threads), 1, 1});
+            {gridX, gridY, p.batch}, {int64_t(threads), 1, 1}, workspaceTypes,
+            semaphoreTypes);
   return success();
 }
 

@@ -264,6 +264,13 @@ private:
   /// A weight holding `constant`'s bytes as `result` (the constant itself,
   /// or an aliased reshape of it: the same bytes in another shape).
   FailureOr<uint32_t> addWeight(arith::ConstantOp constant, Value result);
+  /// Pads the Weights section so the next weight starts 256-byte aligned (a
+  /// runtime may map the section and use the bytes in place); returns that
+  /// offset.
+  uint64_t alignWeights() {
+    package.weights.resize((package.weights.size() + 255) / 256 * 256, 0);
+    return package.weights.size();
+  }
   FailureOr<uint32_t> addWeight(arith::ConstantOp constant) {
     return addWeight(constant, constant.getResult());
   }
@@ -349,11 +356,8 @@ FailureOr<uint32_t> Planner::addWeight(arith::ConstantOp constant,
   if (failed(id))
     return failure();
   pkg::Value &value = package.manifest.values[*id];
-  // Each weight starts 256-byte aligned in the section, so a runtime may
-  // map the section and use the bytes in place.
   std::vector<uint8_t> &weights = package.weights;
-  weights.resize((weights.size() + 255) / 256 * 256, 0);
-  value.weightOffset = weights.size();
+  value.weightOffset = alignWeights();
   if (failed(appendWeightBytes(constant, elements, value.type, weights)))
     return failure();
   value.weightSize = weights.size() - value.weightOffset;
@@ -480,6 +484,30 @@ LogicalResult Planner::addLaunch(Operation *op, LaunchAttr launchAttr) {
     ids[result] = *id;
     launch.args.push_back(*id);
   }
+  // Then the kernel's own buffers: workspaces live for this launch only;
+  // semaphores are zero when the package is loaded and every launch leaves
+  // them zero, so they are weights of zeros.
+  std::string prefix = "launch" + std::to_string(launchIndex);
+  for (auto [i, type] : llvm::enumerate(launchAttr.getWorkspaceTypes())) {
+    FailureOr<uint32_t> id =
+        addValue(op, type, prefix + ".workspace" + std::to_string(i),
+                 pkg::ValueKind::Workspace, "workspace #" + std::to_string(i));
+    if (failed(id))
+      return failure();
+    launch.args.push_back(*id);
+  }
+  for (auto [i, type] : llvm::enumerate(launchAttr.getSemaphoreTypes())) {
+    FailureOr<uint32_t> id =
+        addValue(op, type, prefix + ".semaphores" + std::to_string(i),
+                 pkg::ValueKind::Weight, "semaphores #" + std::to_string(i));
+    if (failed(id))
+      return failure();
+    pkg::Value &value = package.manifest.values[*id];
+    value.weightOffset = alignWeights();
+    value.weightSize = value.type.getByteSize();
+    package.weights.resize(value.weightOffset + value.weightSize, 0);
+    launch.args.push_back(*id);
+  }
   package.manifest.launches.push_back(std::move(launch));
   return addNodes(op);
 }
@@ -570,7 +598,8 @@ void Planner::planIntermediateBuffers() {
   DenseMap<uint32_t, uint32_t> ownedBuffer; // root -> buffer
   for (auto [id, value] : llvm::enumerate(m.values)) {
     if (value.kind == pkg::ValueKind::Reference ||
-        value.kind == pkg::ValueKind::Intermediate)
+        value.kind == pkg::ValueKind::Intermediate ||
+        value.kind == pkg::ValueKind::Workspace)
       continue;
     value.buffer = uint32_t(m.buffers.size());
     ownedBuffer[aliasRoot(uint32_t(id))] = *value.buffer;
@@ -581,8 +610,12 @@ void Planner::planIntermediateBuffers() {
   std::vector<uint32_t> roots;
   std::vector<LiveRange> ranges;
   DenseMap<uint32_t, size_t> slot; // root -> index in ranges
+  auto isTransient = [](const pkg::Value &value) {
+    return value.kind == pkg::ValueKind::Intermediate ||
+           value.kind == pkg::ValueKind::Workspace;
+  };
   for (auto [id, value] : llvm::enumerate(m.values)) {
-    if (value.kind != pkg::ValueKind::Intermediate)
+    if (!isTransient(value))
       continue;
     uint32_t root = aliasRoot(uint32_t(id));
     if (auto owned = ownedBuffer.find(root); owned != ownedBuffer.end()) {
@@ -614,7 +647,7 @@ void Planner::planIntermediateBuffers() {
   for (uint64_t size : sizes)
     m.buffers.push_back({size});
   for (auto [id, value] : llvm::enumerate(m.values)) {
-    if (value.kind != pkg::ValueKind::Intermediate || value.buffer)
+    if (!isTransient(value) || value.buffer)
       continue;
     value.buffer = base + assignment[slot.lookup(aliasRoot(uint32_t(id)))];
   }

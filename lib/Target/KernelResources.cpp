@@ -53,3 +53,10 @@ GemmLdsLayout crest::computeGemmLdsLayout(const GemmLdsShape &shape) {
   }
   return layout;
 }
+
+int64_t crest::getStepsPerGroup(int64_t fullSteps, int64_t groups) {
+  if (groups < 1 || fullSteps < groups)
+    return 0;
+  int64_t perGroup = (fullSteps + groups - 1) / groups;
+  return (groups - 1) * perGroup < fullSteps ? perGroup : 0;
+}

@@ -218,7 +218,8 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
                      toString(serialized.takeError()));
 
   // The emulator, with one buffer per kernel argument: the function's
-  // arguments, then its results.
+  // arguments, its results, then the launch's workspaces and semaphores
+  // (zero, as the host planner leaves them).
   llvm::ArrayRef<uint8_t> elf(
       reinterpret_cast<const uint8_t *>(serialized->codeObject.data()),
       serialized->codeObject.size());
@@ -237,6 +238,9 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
   emu::Emulator emulator;
   SmallVector<Type> bufferTypes(func.getArgumentTypes());
   llvm::append_range(bufferTypes, func.getResultTypes());
+  llvm::append_range(bufferTypes, launch.getWorkspaceTypes());
+  size_t firstSemaphore = bufferTypes.size();
+  llvm::append_range(bufferTypes, launch.getSemaphoreTypes());
   std::vector<uint8_t> kernargs;
   for (auto [i, type] : llvm::enumerate(bufferTypes)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -246,6 +250,8 @@ llvm::Expected<double> EmulatorMeasurer::simulate(StringRef moduleText,
                                      i));
     std::vector<uint8_t> data =
         makeData(tensor.getElementType(), tensor.getNumElements());
+    if (i >= firstSemaphore)
+      std::fill(data.begin(), data.end(), 0);
     uint64_t address = emulator.getMemory().allocate(
         std::max<uint64_t>(data.size(), 1), "arg" + std::to_string(i));
     if (llvm::Error error = emulator.getMemory().write(address, data))

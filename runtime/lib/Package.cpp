@@ -162,6 +162,8 @@ static StringRef getValueKindName(ValueKind kind) {
     return "weight";
   case ValueKind::Intermediate:
     return "intermediate";
+  case ValueKind::Workspace:
+    return "workspace";
   case ValueKind::Output:
     return "output";
   case ValueKind::Reference:
@@ -173,7 +175,7 @@ static StringRef getValueKindName(ValueKind kind) {
 static std::optional<ValueKind> parseValueKind(StringRef name) {
   for (ValueKind kind :
        {ValueKind::Input, ValueKind::Weight, ValueKind::Intermediate,
-        ValueKind::Output, ValueKind::Reference})
+        ValueKind::Workspace, ValueKind::Output, ValueKind::Reference})
     if (getValueKindName(kind) == name)
       return kind;
   return std::nullopt;
@@ -847,6 +849,7 @@ static Error validateManifest(const Manifest &manifest,
       classLast[root] = std::max(classLast[root], lastUse[id]);
     const Value &value = manifest.values[id];
     if (value.kind == ValueKind::Intermediate ||
+        value.kind == ValueKind::Workspace ||
         value.kind == ValueKind::Reference)
       continue;
     if (classOwner[root] >= 0)
@@ -935,7 +938,7 @@ static Error validateManifest(const Manifest &manifest,
   }
   for (auto [id, value] : llvm::enumerate(manifest.values))
     if (value.kind != ValueKind::Input && value.kind != ValueKind::Weight &&
-        producer[id] < 0)
+        value.kind != ValueKind::Workspace && producer[id] < 0)
       return makeError("values[" + Twine(id) +
                        "]: " + getValueKindName(value.kind) + " '" +
                        value.name + "' is produced by no node of the graph");

@@ -19,6 +19,8 @@ static StringRef kindName(pkg::ValueKind kind) {
     return "weight";
   case pkg::ValueKind::Intermediate:
     return "intermediate";
+  case pkg::ValueKind::Workspace:
+    return "workspace";
   case pkg::ValueKind::Output:
     return "output";
   case pkg::ValueKind::Reference:

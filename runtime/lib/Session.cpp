@@ -354,7 +354,8 @@ Expected<RunStats> Session::run() {
       holdsData[*v.buffer] = true;
   for (const pkg::Value &v : m.values)
     if ((v.kind == pkg::ValueKind::Output ||
-         v.kind == pkg::ValueKind::Intermediate) &&
+         v.kind == pkg::ValueKind::Intermediate ||
+         v.kind == pkg::ValueKind::Workspace) &&
         !holdsData[*v.buffer])
       if (Error e = device.fill(buffers[*v.buffer] + v.bufferOffset,
                                 v.type.getByteSize(), kPoisonByte))

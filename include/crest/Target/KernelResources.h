@@ -46,7 +46,8 @@ struct GemmLdsLayout {
   /// transposed: one row per column of B); empty when nothing is staged.
   LdsTile lhs, rhs;
   /// The partial accumulators of split_k - 1 groups of waves (of all
-  /// split_k with `vectorRhs`).
+  /// split_k with `vectorRhs`; a global split-K kernel then reuses their
+  /// first element for the flag that says the workgroup arrived last).
   int64_t splitKBytes = 0;
 
   int64_t getStagingBytes() const { return lhs.getBytes() + rhs.getBytes(); }
@@ -63,6 +64,12 @@ int64_t getLdsRowPadElements(unsigned bits);
 
 /// The LDS layout of a GEMM kernel of `shape`.
 GemmLdsLayout computeGemmLdsLayout(const GemmLdsShape &shape);
+
+/// K split across `groups` workgroups (global_split_k): group g adds up the
+/// full K steps [g * s, min((g + 1) * s, fullSteps)) with s the result, and
+/// the last group also the partial step past them. 0 when some group would
+/// get no full step (fewer steps than groups can use).
+int64_t getStepsPerGroup(int64_t fullSteps, int64_t groups);
 
 /// 32-bit accumulator registers per lane for a `waveM` x `waveN` output
 /// tile of one wave of `waveSize` lanes (64-bit accumulators take two).

@@ -73,6 +73,34 @@ constexpr int64_t kSkinnyMaxM = 256;
 /// each wave 256 registers (16 spill with bf16 on gfx90a).
 constexpr int64_t kSkinnyMaxSplit = 8;
 
+/// Global split-K (skinny path): workgroups are added along K until the
+/// grid has about this many waves per compute unit...
+constexpr int64_t kSkinnyWavesPerCu = 8;
+/// ...as long as the groups' partial sums (written once, read once, in the
+/// accumulator type) stay within this fraction of B's bytes.
+constexpr double kSkinnyMaxWorkspaceShare = 1.0 / 8;
+
+/// The workgroups along K for a skinny-path configuration of `tiles` output
+/// tiles of `split` waves each: enough to give every compute unit
+/// kSkinnyWavesPerCu waves, each wave at least one K step of the
+/// `fullSteps`, the workspace traffic within kSkinnyMaxWorkspaceShare of B.
+/// 1 when the chip table does not say how many compute units there are.
+int64_t chooseGlobalSplitK(const ChipInfo &chip, int64_t tiles, int64_t split,
+                           int64_t fullSteps, int64_t m, int64_t k,
+                           unsigned rhsBits, unsigned accBits) {
+  if (!chip.timing || tiles <= 0)
+    return 1;
+  int64_t groups =
+      int64_t(chip.timing->computeUnits) * kSkinnyWavesPerCu / (tiles * split);
+  groups = std::min(groups, fullSteps / split);
+  // groups * m * N * acc bytes, twice, against k * N * rhs bytes.
+  double perGroup = 2.0 * m * accBits / (double(k) * rhsBits);
+  groups = std::min(groups, int64_t(kSkinnyMaxWorkspaceShare / perGroup));
+  while (groups > 1 && getStepsPerGroup(fullSteps, groups) == 0)
+    --groups;
+  return std::max<int64_t>(groups, 1);
+}
+
 /// The skinny path is for GEMMs that stream a B of at least this many
 /// bytes (decode-size weights); smaller ones keep the kernels below, with
 /// more workgroups for their size.
@@ -225,7 +253,7 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
                              llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
       ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
                                           {wm, wn}, scope, stages, split,
-                                          /*rhs_vector=*/1);
+                                          /*rhs_vector=*/1, /*global_split_k=*/1);
       Candidate candidate{config, mma, ConfigCost(), ""};
       evaluate(candidate, op, target);
       candidates.push_back(std::move(candidate));
@@ -308,9 +336,14 @@ SelectConfigPass::enumerateSkinny(ContractionOpInterface op,
     for (int64_t split = kSkinnyMaxSplit; split >= 1; split /= 2) {
       if (split > 1 && split * 2 > steps)
         continue;
+      int64_t tiles = shape[0] * llvm::divideCeil(m, tm) *
+                      llvm::divideCeil(n, tn);
+      int64_t groups = chooseGlobalSplitK(chip, tiles, split, k / tk, m, k,
+                                          rhsBits, accBits);
       ConfigAttr config = ConfigAttr::get(
           op->getContext(), mma->mnemonic, {tm, tn, tk}, {tm, tn},
-          SyncScope::Wavefront, /*stages=*/2, split, /*rhs_vector=*/v);
+          SyncScope::Wavefront, /*stages=*/2, split, /*rhs_vector=*/v,
+          groups);
       if (config.getLdsBytes(lhsBits, rhsBits, accBits, m) >
           chip.ldsBytesPerWorkgroup)
         continue;
@@ -421,6 +454,14 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                      << "every " << config.getSplitK()
                      << "th K step, partial sums added through "
                      << best->cost.ldsBytes << " bytes of LDS";
+    if (int64_t groups = config.getGlobalSplitK(); groups > 1)
+      op->emitRemark() << "global_split_k = " << groups << ": " << groups
+                       << " workgroups per output tile each add up 1/"
+                       << groups << " of the K steps (limits: "
+                       << kSkinnyWavesPerCu
+                       << " waves per compute unit, a K step per wave, "
+                          "partial sums at most 1/8 of B's bytes); the last "
+                          "to arrive adds the partials in group order";
   } else if (explain && config.getSplitK() > 1) {
     int64_t split = config.getSplitK();
     int64_t tm = config.getTileM(), tn = config.getTileN();

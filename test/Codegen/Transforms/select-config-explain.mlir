@@ -38,9 +38,11 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // one workgroup of 8 waves (a 16 x 128 tile each, every 8th of the 128 K
 // steps), 16-byte B loads; the partial sums of the 8 rows inside M are
 // 8 * 8 * 128 * 4 = 32768 bytes; 32 (acc) + 2 stages x 2 instruction K x
-// (16 rhs + 2 lhs registers) + 24 = 128 VGPRs, 4 waves per SIMD.
+// (16 rhs + 2 lhs registers) + 24 = 128 VGPRs, 4 waves per SIMD. One tile
+// on 304 CUs: K is split across 128 / 8 = 16 workgroups (a step per wave).
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv_skinny(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>) -> tensor<8x128xf32> {
+    // expected-remark @+3 {{global_split_k = 16: 16 workgroups per output tile each add up 1/16 of the K steps (limits: 8 waves per compute unit, a K step per wave, partial sums at most 1/8 of B's bytes); the last to arrive adds the partials in group order}}
     // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x128x32, 8 waves of 16x128, wavefront scope, 2 stage(s): 32768 bytes of LDS, about 128 VGPRs, 4 waves per SIMD}}
     // expected-remark @+1 {{skinny path: rhs_vector = 8 (16-byte B loads along N, transposed in registers), 8 wave(s) each accumulating every 8th K step, partial sums added through 32768 bytes of LDS}}
     %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>

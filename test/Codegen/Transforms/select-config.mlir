@@ -21,9 +21,12 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // skinny path, 16x16 instructions, a wave of 16 x 8 = 128 columns with
 // 16-byte loads (1000 is a multiple of 8), ceil(576/32) = 18 K steps: the
 // largest power of two up to 8 leaving 2 steps per slice is 8 (one row of
-// partial sums, 8 x 128 floats of LDS).
+// partial sums, 8 x 128 floats of LDS). ceil(1000 / 128) = 8 tiles of 8
+// waves would take 304 * 8 / 64 = 38 workgroups per tile along K to fill
+// gfx942's 304 CUs with 8 waves each, but 18 steps give 8 waves a step
+// each only twice: global_split_k = 2.
 // CHECK-LABEL: func.func @gemv
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8, global_split_k = 2>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv(%x: tensor<1x576xf16>, %w: tensor<576x1000xf16>) -> tensor<1x1000xf32> {
     %0 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
@@ -119,8 +122,11 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // may use 8; with only 3 K steps (K = 96) no split leaves 2 steps per
 // slice; 4096x64 (M and N > 16) is not latency-bound and keeps workgroup
 // scope, unsplit.
+// The skinny one is a single tile: 128 steps / 8 waves = 16 workgroups along
+// K (the partial sums, 16 x 8 x 128 floats written and read, stay within
+// 1/8 of B's 1 MiB).
 // CHECK-LABEL: func.func @split_limits
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8, global_split_k = 16>
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 32, 32], wave_tile = [16, 16], scope = wavefront, split_k = 8>
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront>
 // CHECK: scope = workgroup, stages = 2>

@@ -20,7 +20,7 @@ import numpy as np
 # scripts/crest_launch.py: compiling one kernel and reading its launch.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "..", "scripts"))
-from crest_launch import launch_of  # noqa: E402
+from crest_launch import buffer_args, launch_of  # noqa: E402
 
 PRECISIONS = {
     # name: (operand numpy dtype, crest element type, accumulator / output
@@ -124,7 +124,8 @@ def main():
                     "--emit=hsaco", "-o", co] + args.compile_flags.split(),
                    check=True)
     # The launch geometry the codegen chose, from the annotated host op.
-    block, grid, kernel, _ = launch_of(args.crest_opt, src, args.chip)
+    block, grid, kernel, _, buffers = launch_of(args.crest_opt, src, args.chip,
+                                                want_buffers=True)
 
     rng = np.random.default_rng(3)
     # i8 spans its whole range (signedness matters); the float types get
@@ -170,6 +171,8 @@ def main():
                f"--quantum={q}", f"--arg=in:{tmp}/a.npy",
                f"--arg=in:{tmp}/b.npy", f"--arg=in:{tmp}/bias.npy",
                f"--arg=out:{tmp}/c.npy={out_type}:{m}x{n}"]
+        # A split-K kernel's workspace (NaN) and semaphores (zero).
+        cmd += buffer_args(buffers, tmp, np)
         if s:
             cmd.append(f"--seed={s}")
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -186,6 +189,13 @@ def main():
         max_abs = float(err.max())
         max_rel = float((err / np.maximum(np.abs(want), 1e-30)).max())
         good = bool(np.all(err <= tol * np.maximum(1, np.abs(want))))
+        # Every semaphore back at zero, ready for the next launch.
+        for i in range(len(buffers[1])):
+            left = np.load(f"{tmp}/semaphores{i}.out.npy")
+            if np.any(left != 0):
+                print(f"semaphores{i} not reset: {np.count_nonzero(left)} "
+                      f"of {left.size} nonzero")
+                good = False
         good = (races > 0) if args.expect_races else (good and races == 0)
         ok &= good
         print(f"{name} q={q} seed={s}: max_abs_err={max_abs:.3g} "

@@ -600,3 +600,25 @@ func.func @tuning_not_config(%a: tensor<64x64xf16>) -> tensor<64x64xf32> {
          {crest.tuning = {candidates = ["fast"], microseconds = array<f64: 1.0>, cached = array<i1: false>, chosen = 0 : i64}} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+func.func @config_global_split_k_zero(%a: tensor<1x4096xf16>, %b: tensor<4096x256xf16>) {
+  // expected-error @+2 {{global_split_k = 0 is out of range; must be at least 1}}
+  %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32],
+                 wave_tile = [16, 128], scope = wavefront, rhs_vector = 8, global_split_k = 0>
+         : tensor<1x4096xf16>, tensor<4096x256xf16> -> tensor<1x256xf32>
+  return
+}
+
+// -----
+
+func.func @config_global_split_k_not_skinny(%a: tensor<64x4096xf16>, %b: tensor<4096x64xf16>) {
+  // expected-error @+2 {{global_split_k = 4 is generated for the skinny path only (it needs rhs_vector > 1)}}
+  %c = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [64, 64, 32],
+                 wave_tile = [32, 32], scope = workgroup, stages = 2, global_split_k = 4>
+         : tensor<64x4096xf16>, tensor<4096x64xf16> -> tensor<64x64xf32>
+  return
+}

@@ -801,3 +801,21 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return
   }
 }
+
+// -----
+
+// global_split_k: K = 100 has 3 full 32-deep steps, so 4 workgroups along K
+// would leave one without a step (3 still fit: one step each, the last
+// also the partial one).
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @global_split_k_steps(%a: tensor<1x100xf16>, %b: tensor<100x256xf16>) -> (tensor<1x256xf32>, tensor<1x256xf32>) {
+    %0 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, rhs_vector = 8, global_split_k = 3>
+           : tensor<1x100xf16>, tensor<100x256xf16> -> tensor<1x256xf32>
+    // expected-error @+1 {{'crest.matmul' op config global_split_k = 4 leaves a workgroup without a K step: K = 100 has 3 full steps of 32}}
+    %1 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, rhs_vector = 8, global_split_k = 4>
+           : tensor<1x100xf16>, tensor<100x256xf16> -> tensor<1x256xf32>
+    return %0, %1 : tensor<1x256xf32>, tensor<1x256xf32>
+  }
+}

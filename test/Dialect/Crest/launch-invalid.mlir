@@ -60,7 +60,7 @@ func.func @huge_grid(%x: tensor<64xf32>) -> tensor<64xf32> {
 // -----
 
 func.func @missing_block(%x: tensor<64xf32>) -> tensor<64xf32> {
-  // expected-error @+1 {{expected ','}}
+  // expected-error @+1 {{struct is missing required parameter: block}}
   %0 = crest.relu %x {crest.launch = #crest.launch<kernel = @k::@relu, grid = [1, 1, 1]>} : tensor<64xf32>
   return %0 : tensor<64xf32>
 }
@@ -80,4 +80,22 @@ func.func @dictionary(%x: tensor<64xf32>) -> tensor<64xf32> {
 // expected-error @+1 {{'crest.launch' must be attached to a crest op, not 'func.func'}}
 func.func @on_func() attributes {crest.launch = #crest.launch<kernel = @k::@f, grid = [1, 1, 1], block = [64, 1, 1]>} {
   return
+}
+
+// -----
+
+// Workspaces are static tensor types.
+func.func @workspace_not_type(%x: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{#crest.launch 'workspace' #0 must be a non-empty static tensor type, got 4096 : i64}}
+  %0 = crest.relu %x {crest.launch = #crest.launch<kernel = @k::@relu, grid = [1, 1, 1], block = [64, 1, 1], workspace = [4096]>} : tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// Semaphores are i32 counters.
+func.func @semaphores_f32(%x: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{#crest.launch 'semaphores' #1 must be a non-empty static tensor type of i32, got tensor<8xf32>}}
+  %0 = crest.relu %x {crest.launch = #crest.launch<kernel = @k::@relu, grid = [1, 1, 1], block = [64, 1, 1], semaphores = [tensor<4xi32>, tensor<8xf32>]>} : tensor<64xf32>
+  return %0 : tensor<64xf32>
 }

@@ -16,3 +16,11 @@ func.func @launched(%x: tensor<6144xf32>) -> tensor<6144xf32> {
   }
   return %1 : tensor<6144xf32>
 }
+
+// A split-K kernel's workspace and semaphores, after the other parameters.
+// CHECK-LABEL: func.func @buffers
+// CHECK: #crest.launch<kernel = @crest_kernels::@gemm_0, grid = [288, 1, 1], block = [512, 1, 1], workspace = [tensor<9x1x1x4096xf32>], semaphores = [tensor<32xi32>]>
+func.func @buffers(%x: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = crest.relu %x {crest.launch = #crest.launch<semaphores = [tensor<32xi32>], kernel = @crest_kernels::@gemm_0, grid = [288, 1, 1], block = [512, 1, 1], workspace = [tensor<9x1x1x4096xf32>]>} : tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}

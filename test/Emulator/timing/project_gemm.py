@@ -19,7 +19,7 @@ import numpy as np
 # scripts/crest_launch.py: compiling one kernel and reading its launch.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "..", "scripts"))
-from crest_launch import compile_hsaco, launch_of  # noqa: E402
+from crest_launch import buffer_args, compile_hsaco, launch_of  # noqa: E402
 
 # f16 dense matrix peak, FLOP per cycle per CU, and the model's CU count
 # and effective clock are read from the report itself; the peak per CU per
@@ -51,7 +51,8 @@ def main():
 """)
     co = os.path.join(args.tmp, "gemm.co")
     compile_hsaco(args.crest_compile, src, args.chip, co)
-    block, grid, kernel, _ = launch_of(args.crest_opt, src, args.chip)
+    block, grid, kernel, _, buffers = launch_of(args.crest_opt, src, args.chip,
+                                                want_buffers=True)
     rng = np.random.default_rng(7)
     for name in ("a", "b"):
         np.save(os.path.join(args.tmp, f"{name}.npy"),
@@ -61,7 +62,8 @@ def main():
         [args.crest_emu, co, f"--kernel={kernel}", f"--grid={grid}",
          f"--block={block}", "--no-race-check", "--timing", "--timing-only",
          f"--arg=in:{args.tmp}/a.npy", f"--arg=in:{args.tmp}/b.npy",
-         f"--arg=out:{args.tmp}/c.npy=f16:{n}x{n}"],
+         f"--arg=out:{args.tmp}/c.npy=f16:{n}x{n}"]
+        + buffer_args(buffers, args.tmp, np),
         check=True, capture_output=True, text=True).stdout
     seconds = time.perf_counter() - t0
     us = float(re.search(r"= ([\d.]+) us at", out).group(1))

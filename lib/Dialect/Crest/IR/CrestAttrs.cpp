@@ -207,7 +207,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef mma, ArrayRef<int64_t> workgroupTile,
                                  ArrayRef<int64_t> waveTile, SyncScope scope,
                                  unsigned stages, unsigned splitK,
-                                 unsigned rhsVector) {
+                                 unsigned rhsVector, unsigned globalSplitK) {
   if (!isKnownMnemonic(mma))
     return emitError() << "unknown matrix instruction '" << mma
                        << "'; no chip in the chip table has it";
@@ -239,6 +239,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "rhs_vector = " << rhsVector
                        << " needs scope = wavefront (the rhs is loaded "
                           "straight into registers)";
+  if (globalSplitK < 1)
+    return emitError() << "global_split_k = 0 is out of range; must be at "
+                          "least 1";
+  if (globalSplitK > 1 && rhsVector == 1)
+    return emitError() << "global_split_k = " << globalSplitK
+                       << " is generated for the skinny path only (it needs "
+                          "rhs_vector > 1)";
   return success();
 }
 

@@ -168,6 +168,15 @@ static LogicalResult verifyConfigOnChip(Operation *diagOp, ConfigAttr config,
            << waveSize << " lanes = " << workItems
            << " work-items; a workgroup holds at most 1024";
 
+  if (int64_t groups = config.getGlobalSplitK(); groups > 1) {
+    int64_t fullSteps = contraction.getGemmShape()[3] / config.getTileK();
+    if (getStepsPerGroup(fullSteps, groups) == 0)
+      return diagOp->emitOpError()
+             << "config global_split_k = " << groups << " leaves a workgroup "
+             << "without a K step: K = " << contraction.getGemmShape()[3]
+             << " has " << fullSteps << " full steps of " << config.getTileK();
+  }
+
   // The LDS the lowering allocates: padded A/B stages and split-K sums.
   // The skinny path's partial sums cover only the problem's rows.
   int64_t m = config.getRhsVector() > 1 ? contraction.getGemmShape()[1] : 0;

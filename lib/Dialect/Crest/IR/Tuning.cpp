@@ -104,5 +104,8 @@ std::string crest::describeConfig(ConfigAttr config) {
     text += llvm::formatv(" split_k {0}", config.getSplitK()).str();
   if (config.getRhsVector() > 1)
     text += llvm::formatv(" rhs_vector {0}", config.getRhsVector()).str();
+  if (config.getGlobalSplitK() > 1)
+    text += llvm::formatv(" global_split_k {0}", config.getGlobalSplitK())
+                .str();
   return text;
 }

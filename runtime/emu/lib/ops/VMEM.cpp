@@ -696,6 +696,7 @@ void crest::emu::registerVMEMHandlers(HandlerRegistry &registry) {
 
   // Cache write-back and invalidation: memory is coherent.
   for (const char *name :
-       {"BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL", "BUFFER_WBL2", "BUFFER_INV"})
+       {"BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL", "BUFFER_WBL2", "BUFFER_INV",
+        "BUFFER_INVL2"})
     registry.add(name, cacheControl);
 }

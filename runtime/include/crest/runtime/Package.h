@@ -93,6 +93,9 @@ enum class ValueKind : uint8_t {
   Input,        ///< a graph input, bound by the caller
   Weight,       ///< bytes in the Weights section, uploaded once
   Intermediate, ///< written by one launch, read by later ones
+  /// A launch's scratch memory (#crest.launch workspace): no graph node
+  /// produces it and its contents are undefined when the launch starts.
+  Workspace,
   Output,       ///< a graph output, read back by the caller
   Reference,    ///< only in the reference graph (fused away on the device)
 };

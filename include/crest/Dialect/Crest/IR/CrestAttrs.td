@@ -175,6 +175,13 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
       docs/Codegen.md); the wave tile's N is then `rhs_vector` times the
       lane columns of one instruction tile. 1 (the default): fragments are
       read in the instruction's layout.
+    - `global_split_k`: how many workgroups split the K range of one output
+      tile (default 1; the skinny path only). Each adds up its share of K
+      and stores its partial sums, in the accumulator type, to a workspace
+      the launch carries; the workgroup that arrives last at the tile's
+      semaphore adds the partials up in a fixed order (so results do not
+      depend on which one that is), runs the epilogue and resets the
+      semaphore. Every workgroup must get at least one K step.
 
     Under a `#crest.target` the instruction must exist on the chip and match
     the contraction's precision, the tiles must be multiples of the
@@ -192,7 +199,8 @@ def Crest_ConfigAttr : Crest_Attr<"Config", "config"> {
     "::crest::SyncScope":$scope,
     DefaultValuedParameter<"unsigned", "1">:$stages,
     DefaultValuedParameter<"unsigned", "1">:$split_k,
-    DefaultValuedParameter<"unsigned", "1">:$rhs_vector);
+    DefaultValuedParameter<"unsigned", "1">:$rhs_vector,
+    DefaultValuedParameter<"unsigned", "1">:$global_split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -237,11 +245,30 @@ def Crest_LaunchAttr : Crest_Attr<"Launch", "launch"> {
            kernel = @crest_kernels::@graph_elementwise_0,
            grid = [6, 1, 1], block = [256, 1, 1]>} : tensor<6144xf32>
     ```
+
+    A kernel may need device memory beyond its operands and results, passed
+    as further buffer arguments after the results, in this order:
+
+    - `workspace`: the types of scratch tensors that live for the launch
+      only; their contents are undefined when it starts;
+    - `semaphores`: the types of i32 tensors that are zero when the first
+      launch starts and that every launch leaves zero again, so the host
+      zeroes them once (a split-K kernel's per-tile arrival counters).
+
+    ```mlir
+    #crest.launch<kernel = @crest_kernels::@gemm_0, grid = [256, 1, 1],
+                  block = [512, 1, 1], workspace = [tensor<8x1x4096xf32>],
+                  semaphores = [tensor<32xi32>]>
+    ```
   }];
   let parameters = (ins
     "::mlir::SymbolRefAttr":$kernel,
     Crest_IntArrayParameter<"workgroups [x, y, z]">:$grid,
-    Crest_IntArrayParameter<"work-items per workgroup [x, y, z]">:$block);
+    Crest_IntArrayParameter<"work-items per workgroup [x, y, z]">:$block,
+    OptionalParameter<"::mlir::ArrayAttr",
+                      "scratch tensor types">:$workspace,
+    OptionalParameter<"::mlir::ArrayAttr",
+                      "zero-kept i32 tensor types">:$semaphores);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -253,6 +280,9 @@ def Crest_LaunchAttr : Crest_Attr<"Launch", "launch"> {
     ::llvm::StringRef getKernelName() const {
       return getKernel().getLeafReference().getValue();
     }
+    /// The workspace and semaphore tensor types (empty when absent).
+    ::llvm::SmallVector<::mlir::RankedTensorType> getWorkspaceTypes() const;
+    ::llvm::SmallVector<::mlir::RankedTensorType> getSemaphoreTypes() const;
   }];
 }
 

@@ -42,9 +42,12 @@ TargetAttr lookupTarget(mlir::Operation *op);
 /// or null.
 LaunchAttr getLaunch(mlir::Operation *op);
 /// Records that `op` runs `kernel` (`@module::@kernel`) on `grid`
-/// workgroups of `block` work-items.
+/// workgroups of `block` work-items, with the `workspace` and `semaphores`
+/// buffers #crest.launch describes.
 void setLaunch(mlir::Operation *op, mlir::SymbolRefAttr kernel,
-               llvm::ArrayRef<int64_t> grid, llvm::ArrayRef<int64_t> block);
+               llvm::ArrayRef<int64_t> grid, llvm::ArrayRef<int64_t> block,
+               llvm::ArrayRef<mlir::RankedTensorType> workspace = {},
+               llvm::ArrayRef<mlir::RankedTensorType> semaphores = {});
 
 namespace OpTrait {
 /// Marks elementwise operations (with broadcasting).

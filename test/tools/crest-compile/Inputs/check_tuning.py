@@ -30,7 +30,7 @@ SUMMARY = re.compile(r"^  heuristic ([0-9.]+) us, tuned ([0-9.]+) us: ([0-9.]+)x
 TOTAL = re.compile(r"^total: (?:heuristic ([0-9.]+) us, tuned ([0-9.]+) us: ([0-9.]+)x over )?(\d+) tuned contractions?(?:, (\d+) not tuned)?; (\d+) simulated, (\d+) cached$")
 # The op's own configuration (`config <...>` in the op's syntax) is printed
 # before its attribute dictionary, which may hold more (crest.tuning).
-CONFIG = re.compile(r'\bconfig <mma = "(\w+)", workgroup_tile = \[(\d+), (\d+), (\d+)\], wave_tile = \[(\d+), (\d+)\], scope = (\w+)(?:, stages = (\d+))?(?:, split_k = (\d+))?(?:, rhs_vector = (\d+))?>')
+CONFIG = re.compile(r'\bconfig <mma = "(\w+)", workgroup_tile = \[(\d+), (\d+), (\d+)\], wave_tile = \[(\d+), (\d+)\], scope = (\w+)(?:, stages = (\d+))?(?:, split_k = (\d+))?(?:, rhs_vector = (\d+))?(?:, global_split_k = (\d+))?>')
 
 
 def fail(message):
@@ -39,12 +39,15 @@ def fail(message):
 
 def describe(match):
     """The report's description of a printed #crest.config."""
-    mma, tm, tn, tk, wm, wn, scope, stages, split, vector = match.groups()
+    mma, tm, tn, tk, wm, wn, scope, stages, split, vector, groups = \
+        match.groups()
     text = f"{mma} {tm}x{tn}x{tk} waves {wm}x{wn} {scope} stages {stages or 1}"
     if split and int(split) > 1:
         text += f" split_k {split}"
     if vector and int(vector) > 1:
         text += f" rhs_vector {vector}"
+    if groups and int(groups) > 1:
+        text += f" global_split_k {groups}"
     return text
 
 

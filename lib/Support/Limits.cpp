@@ -83,7 +83,11 @@ crest::readBoundedFile(StringRef path, uint64_t maxBytes) {
         return fileError(path, buffer.getError().message());
       return std::move(*buffer);
     }
-    // Devices, pipes, sockets: read in pieces up to the cap.
+    // Devices (/dev/zero, /dev/urandom) never end: refuse them. Pipes are
+    // read in pieces up to the cap.
+    if (status.type() == sys::fs::file_type::character_file ||
+        status.type() == sys::fs::file_type::block_file)
+      return fileError(path, "is a device, not a file or pipe");
     Expected<sys::fs::file_t> opened =
         sys::fs::openNativeFileForRead(path);
     if (!opened)
@@ -114,7 +118,7 @@ crest::readBoundedFile(StringRef path, uint64_t maxBytes) {
   if (failure)
     return std::move(failure);
   return MemoryBuffer::getMemBufferCopy(StringRef(bytes.data(), bytes.size()),
-                                        path);
+                                        isStdin ? "<stdin>" : path);
 }
 
 //===----------------------------------------------------------------------===//

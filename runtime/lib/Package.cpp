@@ -24,6 +24,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -1201,7 +1203,7 @@ static Expected<Package> readContainer(ArrayRef<uint8_t> bytes) {
   ArrayRef<uint8_t> manifestBytes = sectionBytes(*manifestSlot);
   StringRef manifestText(reinterpret_cast<const char *>(manifestBytes.data()),
                          manifestBytes.size());
-  Expected<json::Value> json = json::parse(manifestText);
+  Expected<json::Value> json = crest::parseJsonBounded(manifestText);
   if (!json)
     return makeError("manifest: invalid JSON: " + toString(json.takeError()));
   Expected<Manifest> manifest = parseManifest(*json);
@@ -1228,11 +1230,9 @@ Expected<Package> pkg::readPackage(ArrayRef<uint8_t> bytes, StringRef name) {
 }
 
 Expected<Package> pkg::readPackageFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer = crest::readBoundedFile(path);
   if (!buffer)
-    return makeError(path + ": " + buffer.getError().message());
+    return buffer.takeError();
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());

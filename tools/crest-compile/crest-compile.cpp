@@ -50,6 +50,7 @@
 #include "crest/Pipelines/Pipelines.h"
 #include "crest/Serialize/KernelReport.h"
 #include "crest/Serialize/Serialize.h"
+#include "crest/Support/Limits.h"
 #include "crest/Target/ChipTable.h"
 #include "crest/Tune/EmulatorMeasurer.h"
 #include "crest/Tune/TuningReport.h"
@@ -392,11 +393,10 @@ int main(int argc, char **argv) {
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  std::string message;
-  std::unique_ptr<MemoryBuffer> input =
-      mlir::openInputFile(opts.input, &message);
-  if (!input)
-    return fail(message);
+  Expected<std::unique_ptr<MemoryBuffer>> read = readBoundedFile(opts.input);
+  if (!read)
+    return fail(toString(read.takeError()));
+  std::unique_ptr<MemoryBuffer> input = std::move(*read);
   bool isOnnx = opts.format == InputFormat::ONNX ||
                 (opts.format == InputFormat::Auto &&
                  StringRef(opts.input).ends_with(".onnx"));
@@ -469,6 +469,11 @@ int main(int argc, char **argv) {
     module = importOnnxModel(bytes, opts.input, &context, onnx);
     sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   } else {
+    // Deep nesting would overflow the stack of MLIR's recursive parser.
+    if (Error e = checkMlirNesting(input->getBuffer(), opts.input)) {
+      errs() << toString(std::move(e)) << "\n";
+      return 1;
+    }
     sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   }

@@ -56,9 +56,9 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
 /// The default cap of readBoundedFile: 4 GiB.
 constexpr uint64_t kDefaultMaxFileBytes = uint64_t(4) << 30;
 
-/// Reads `path` ("-" is stdin) whole, refusing files larger than `maxBytes`
-/// and inputs that are not regular files and do not end within `maxBytes`
-/// (/dev/zero, /dev/urandom). The error is one line naming the path.
+/// Reads `path` ("-" is stdin) whole, refusing files larger than `maxBytes`,
+/// devices (/dev/zero, /dev/urandom: they never end) and pipes that do not
+/// end within `maxBytes`. The error is one line naming the path.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readBoundedFile(llvm::StringRef path,
                 uint64_t maxBytes = kDefaultMaxFileBytes);

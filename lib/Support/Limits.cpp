@@ -48,6 +48,25 @@ std::optional<int64_t> crest::checkedCeilDiv(int64_t a, int64_t b) {
   return a / b + (a % b != 0);
 }
 
+Error crest::checkHsaGrid(const std::array<uint32_t, 3> &grid,
+                          const std::array<uint32_t, 3> &block) {
+  static const char kDims[] = "xyz";
+  for (unsigned d = 0; d < 3; ++d) {
+    if (grid[d] == 0 || block[d] == 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "grid and block sizes must be positive");
+    uint64_t items = uint64_t(grid[d]) * block[d];
+    if (items > UINT32_MAX)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("grid {0} x block {1} = {2} work-items in {3} exceeds "
+                  "HSA's limit of 2^32-1 per dimension",
+                  grid[d], block[d], items, kDims[d])
+              .str());
+  }
+  return Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Bounded file reading
 //===----------------------------------------------------------------------===//
@@ -246,4 +265,33 @@ Expected<json::Value> crest::parseJsonBounded(StringRef text,
     }
   }
   return json::parse(text);
+}
+
+//===----------------------------------------------------------------------===//
+// Output errors
+//===----------------------------------------------------------------------===//
+
+int crest::finishStdout(StringRef tool, int exitCode) {
+  raw_fd_ostream &out = outs();
+  out.flush();
+  if (!out.has_error())
+    return exitCode;
+  std::error_code ec = out.error();
+  out.clear_error();
+  errs() << tool << ": error: cannot write standard output: " << ec.message()
+         << "\n";
+  return 1;
+}
+
+Error crest::checkOutputStream(raw_fd_ostream &os, StringRef path) {
+  // Flush, not close: the stream may be stdout ("-"), which must stay open.
+  os.flush();
+  if (!os.has_error())
+    return Error::success();
+  std::error_code ec = os.error();
+  os.clear_error();
+  std::string what =
+      path == "-" ? std::string("standard output") : "'" + path.str() + "'";
+  return createStringError(ec, "cannot write %s: %s", what.c_str(),
+                           ec.message().c_str());
 }

@@ -230,5 +230,5 @@ Error crest::writeNpyFile(StringRef path, const NpyArray &array) {
                              ec.message().c_str());
   std::vector<uint8_t> bytes = serializeNpy(array);
   os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  return Error::success();
+  return checkOutputStream(os, path);
 }

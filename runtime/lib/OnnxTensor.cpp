@@ -376,7 +376,7 @@ Error writeOnnxTensorFile(StringRef path, const OnnxTensor &tensor) {
                              "cannot write '" + path + "': " + ec.message());
   std::vector<uint8_t> bytes = serializeOnnxTensor(tensor);
   os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  return Error::success();
+  return checkOutputStream(os, path);
 }
 
 } // namespace crest

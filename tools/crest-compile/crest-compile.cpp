@@ -292,6 +292,34 @@ getCodeObjectPaths(const DriverOptions &opts,
   return paths;
 }
 
+/// Crest's tensor-size limit (kMaxTensorElements) on every tensor the graph
+/// names, before anything expands one: a splat constant of 2^36 elements
+/// would otherwise become 256 GiB of package weights.
+static LogicalResult checkTensorSizes(mlir::ModuleOp module) {
+  auto check = [](mlir::Type type, mlir::Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<mlir::RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        checkedProduct(tensor.getShape(), kMaxTensorElements))
+      return success();
+    return mlir::emitError(loc)
+           << tensor << " has more than " << kMaxTensorElements
+           << " elements (Crest's tensor-size limit)";
+  };
+  mlir::WalkResult result = module.walk<mlir::WalkOrder::PreOrder>(
+      [&](mlir::Operation *op) {
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::BlockArgument arg : block.getArguments())
+          if (failed(check(arg.getType(), arg.getLoc())))
+            return mlir::WalkResult::interrupt();
+    for (mlir::Type type : op->getResultTypes())
+      if (failed(check(type, op->getLoc())))
+        return mlir::WalkResult::interrupt();
+    return mlir::WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string message;
   std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &message);
@@ -300,6 +328,10 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
     return failure();
   }
   file->os() << contents;
+  if (Error e = checkOutputStream(file->os(), path)) {
+    (void)fail(toString(std::move(e)));
+    return failure();
+  }
   file->keep();
   return success();
 }
@@ -357,7 +389,7 @@ writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
       StringRef(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
@@ -478,6 +510,8 @@ int main(int argc, char **argv) {
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   }
   if (!module)
+    return 1;
+  if (failed(checkTensorSizes(*module)))
     return 1;
 
   // The chip: --target, else the module's #crest.target.
@@ -683,4 +717,10 @@ int main(int argc, char **argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-compile", run(argc, argv));
 }

@@ -59,9 +59,17 @@ int main(int argc, char **argv) {
     llvm::errs() << message << "\n";
     return 1;
   }
-  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry,
-                                     config)))
+  bool ok = mlir::succeeded(
+      mlir::MlirOptMain(output->os(), std::move(input), registry, config));
+  // A write error (/dev/full, a closed stdout) is a diagnostic, not
+  // raw_fd_ostream's fatal error when the stream is destroyed.
+  if (llvm::Error e = crest::checkOutputStream(output->os(), outputFilename)) {
+    llvm::errs() << "crest-opt: error: " << llvm::toString(std::move(e))
+                 << "\n";
+    return 1;
+  }
+  if (!ok)
     return 1;
   output->keep();
-  return 0;
+  return crest::finishStdout("crest-opt", 0);
 }

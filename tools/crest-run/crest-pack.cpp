@@ -218,7 +218,7 @@ static Expected<pkg::Package> build(const json::Object &spec) {
   return package;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "Assembles a .crest package (for tests)\n");
@@ -242,4 +242,10 @@ int main(int argc, char **argv) {
   if (Error e = pkg::writePackageFile(outputPath, *package))
     return fail(std::move(e));
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-pack", run(argc, argv));
 }

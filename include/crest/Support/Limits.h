@@ -20,7 +20,9 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -48,6 +50,12 @@ std::optional<int64_t> checkedCeilDiv(int64_t a, int64_t b);
 /// 2^31 (8 GiB of f32). A kernel with one work-item per element then still
 /// fits HSA's 32-bit grid size, and no byte size overflows.
 constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
+
+/// HSA's launch limits: every grid and block dimension positive and, per
+/// dimension, grid x block work-items (the AQL packet's grid size) within
+/// 32 bits. The message names the dimension and the sizes.
+llvm::Error checkHsaGrid(const std::array<uint32_t, 3> &grid,
+                         const std::array<uint32_t, 3> &block);
 
 //===----------------------------------------------------------------------===//
 // Bounded file reading
@@ -84,6 +92,20 @@ llvm::Error checkMlirNesting(llvm::StringRef text, llvm::StringRef filename,
 llvm::Expected<llvm::json::Value>
 parseJsonBounded(llvm::StringRef text,
                  unsigned maxDepth = kMaxNestingDepth);
+
+//===----------------------------------------------------------------------===//
+// Output errors
+//===----------------------------------------------------------------------===//
+
+/// Flushes standard output and, if writing it failed (a closed stdout,
+/// /dev/full), prints `tool: error: cannot write standard output: ...` and
+/// returns 1 (else `exitCode`). Every tool returns through it, so that an
+/// output error is a diagnostic instead of raw_fd_ostream's `LLVM ERROR`.
+int finishStdout(llvm::StringRef tool, int exitCode);
+
+/// The error of a file output stream after flushing it, one line naming the
+/// path ("cannot write 'out.npy': No space left on device"), or success.
+llvm::Error checkOutputStream(llvm::raw_fd_ostream &os, llvm::StringRef path);
 
 } // namespace crest
 

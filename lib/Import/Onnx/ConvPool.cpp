@@ -42,6 +42,11 @@ LogicalResult Importer::importConv() {
   for (int64_t v : llvm::concat<int64_t>(strides, dilations))
     if (v < 1)
       return error() << "strides and dilations must be positive";
+  // Bounded so that the output-size arithmetic below cannot overflow.
+  for (int64_t v : llvm::concat<int64_t>(strides, dilations, pads))
+    if (v > kMaxTensorElements)
+      return error() << "strides, dilations and pads must be at most "
+                     << kMaxTensorElements;
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
   int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t h = xt.getDimSize(2), wdt = xt.getDimSize(3);
@@ -137,6 +142,11 @@ LogicalResult Importer::importPool(bool isMax) {
   // Strides are divisors below: check them first.
   if (strides[0] < 1 || strides[1] < 1)
     return error() << "strides must be positive";
+  // Bounded so that the output-size arithmetic below cannot overflow.
+  for (int64_t v : llvm::concat<int64_t>(*kernel, strides, pads))
+    if (v > kMaxTensorElements)
+      return error() << "kernel_shape, strides and pads must be at most "
+                     << kMaxTensorElements;
   if (autoPad == "VALID") {
     pads = {0, 0, 0, 0};
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {

@@ -15,6 +15,7 @@
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <map>
@@ -505,13 +506,10 @@ Expected<CodeObject> CodeObject::load(ArrayRef<uint8_t> bytes,
 }
 
 Expected<CodeObject> CodeObject::loadFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      crest::readBoundedFile(path);
   if (!buffer)
-    return createStringError(buffer.getError(), "%s: cannot read: %s",
-                             path.str().c_str(),
-                             buffer.getError().message().c_str());
+    return buffer.takeError();
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());

@@ -33,7 +33,9 @@ Error makeError(const Twine &message) {
 class EmuDevice : public Device {
 public:
   EmuDevice(const ChipInfo &chip, const EmuOptions &options)
-      : chip(chip), options(options) {}
+      : chip(chip), options(options) {
+    emu.getMemory().setLimit(options.memoryLimit);
+  }
 
   DeviceKind getKind() const override { return DeviceKind::Emu; }
   std::string describe() const override {
@@ -68,10 +70,7 @@ public:
   Expected<DevicePtr> allocate(uint64_t bytes, StringRef name) override {
     if (bytes == 0)
       return makeError("cannot allocate 0 bytes for '" + name + "'");
-    if (bytes > (uint64_t(1) << 40))
-      return makeError(
-          formatv("cannot allocate {0} bytes for '{1}'", bytes, name));
-    return emu.getMemory().allocate(bytes, name);
+    return emu.getMemory().tryAllocate(bytes, name);
   }
   void release(DevicePtr address) override { emu.getMemory().release(address); }
   Error copyToDevice(DevicePtr dst, ArrayRef<uint8_t> src) override {
@@ -152,6 +151,9 @@ public:
     config.quantum = options.quantum;
     config.seed = options.seed;
     config.detectRaces = options.detectRaces;
+    config.maxInstructions = options.maxInstructions;
+    config.maxWaveInstructions = options.maxWaveInstructions;
+    config.timeoutSeconds = options.timeoutSeconds;
     if (isTimed())
       config.timing = options.timing;
     Expected<emu::LaunchResult> result =

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -190,13 +191,10 @@ Expected<NpyArray> crest::parseNpy(ArrayRef<uint8_t> bytes, StringRef name) {
 }
 
 Expected<NpyArray> crest::readNpyFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      crest::readBoundedFile(path);
   if (!buffer)
-    return createStringError(buffer.getError(), "%s: cannot read: %s",
-                             path.str().c_str(),
-                             buffer.getError().message().c_str());
+    return buffer.takeError();
   return parseNpy(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(
                                         (*buffer)->getBufferStart()),
                                     (*buffer)->getBufferSize()),
@@ -232,5 +230,5 @@ Error crest::writeNpyFile(StringRef path, const NpyArray &array) {
                              ec.message().c_str());
   std::vector<uint8_t> bytes = serializeNpy(array);
   os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  return Error::success();
+  return checkOutputStream(os, path);
 }

@@ -13,6 +13,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -330,13 +331,10 @@ Expected<OnnxTensor> parseOnnxTensor(ArrayRef<uint8_t> bytes,
 }
 
 Expected<OnnxTensor> readOnnxTensorFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      crest::readBoundedFile(path);
   if (!buffer)
-    return createStringError(buffer.getError(),
-                             "cannot read '" + path +
-                                 "': " + buffer.getError().message());
+    return buffer.takeError();
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());
@@ -378,7 +376,7 @@ Error writeOnnxTensorFile(StringRef path, const OnnxTensor &tensor) {
                              "cannot write '" + path + "': " + ec.message());
   std::vector<uint8_t> bytes = serializeOnnxTensor(tensor);
   os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  return Error::success();
+  return checkOutputStream(os, path);
 }
 
 } // namespace crest

@@ -24,6 +24,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -105,16 +107,14 @@ static bool checkedMul(uint64_t a, uint64_t b, uint64_t &result) {
 }
 
 /// The byte size of `type`, or nullopt when a dimension is negative or the
-/// element count or byte size does not fit in int64.
+/// element count exceeds Crest's tensor-size limit (kMaxTensorElements).
 static std::optional<uint64_t> getCheckedByteSize(const TensorType &type) {
   constexpr uint64_t kLimit = std::numeric_limits<int64_t>::max();
-  uint64_t elements = 1;
-  for (int64_t dim : type.shape) {
-    if (dim < 0)
-      return std::nullopt;
-    if (!checkedMul(elements, uint64_t(dim), elements) || elements > kLimit)
-      return std::nullopt;
-  }
+  std::optional<int64_t> count =
+      crest::checkedProduct(type.shape, crest::kMaxTensorElements);
+  if (!count)
+    return std::nullopt;
+  uint64_t elements = uint64_t(*count);
   uint64_t bytes;
   if (!checkedMul(elements, getElementTypeSize(type.element), bytes) ||
       bytes > kLimit)
@@ -694,7 +694,8 @@ static Error validateManifest(const Manifest &manifest,
     std::optional<uint64_t> bytes = getCheckedByteSize(value.type);
     if (!bytes)
       return makeError(path + ".shape: " + value.type.describe() +
-                       " is too large");
+                       " has more than " + Twine(crest::kMaxTensorElements) +
+                       " elements (Crest's tensor-size limit)");
     byteSizes[i] = *bytes;
 
     if (value.kind == ValueKind::Reference) {
@@ -803,6 +804,8 @@ static Error validateManifest(const Manifest &manifest,
     for (unsigned d = 0; d < 3; ++d)
       if (launch.grid[d] == 0)
         return makeError(path + ".grid[" + Twine(d) + "]: must be positive");
+    if (Error e = crest::checkHsaGrid(launch.grid, launch.block))
+      return makeError(path + ": " + toString(std::move(e)));
     if (Error error = checkValueIds(launch.args, path + ".args", valueCount))
       return error;
     for (auto [a, id] : llvm::enumerate(launch.args)) {
@@ -1060,10 +1063,7 @@ Error pkg::writePackageFile(StringRef path, const Package &package) {
   if (ec)
     return makeError(path + ": " + ec.message());
   os.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
-  os.close();
-  if (os.has_error())
-    return makeError(path + ": " + os.error().message());
-  return Error::success();
+  return crest::checkOutputStream(os, path);
 }
 
 static StringRef getSectionKindName(uint32_t kind) {
@@ -1204,7 +1204,7 @@ static Expected<Package> readContainer(ArrayRef<uint8_t> bytes) {
   ArrayRef<uint8_t> manifestBytes = sectionBytes(*manifestSlot);
   StringRef manifestText(reinterpret_cast<const char *>(manifestBytes.data()),
                          manifestBytes.size());
-  Expected<json::Value> json = json::parse(manifestText);
+  Expected<json::Value> json = crest::parseJsonBounded(manifestText);
   if (!json)
     return makeError("manifest: invalid JSON: " + toString(json.takeError()));
   Expected<Manifest> manifest = parseManifest(*json);
@@ -1231,11 +1231,9 @@ Expected<Package> pkg::readPackage(ArrayRef<uint8_t> bytes, StringRef name) {
 }
 
 Expected<Package> pkg::readPackageFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer = crest::readBoundedFile(path);
   if (!buffer)
-    return makeError(path + ": " + buffer.getError().message());
+    return buffer.takeError();
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());

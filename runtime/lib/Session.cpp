@@ -7,6 +7,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
@@ -159,12 +161,10 @@ static int32_t toOnnxType(ElementType type) {
 
 Expected<HostTensor> readTensorFile(StringRef path,
                                     std::optional<ElementType> expected) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      crest::readBoundedFile(path);
   if (!buffer)
-    return makeError("cannot read '" + path +
-                     "': " + buffer.getError().message());
+    return buffer.takeError();
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());

@@ -50,6 +50,7 @@
 #include "crest/Pipelines/Pipelines.h"
 #include "crest/Serialize/KernelReport.h"
 #include "crest/Serialize/Serialize.h"
+#include "crest/Support/Limits.h"
 #include "crest/Target/ChipTable.h"
 #include "crest/ToolVersion.h"
 #include "crest/Tune/EmulatorMeasurer.h"
@@ -292,6 +293,34 @@ getCodeObjectPaths(const DriverOptions &opts,
   return paths;
 }
 
+/// Crest's tensor-size limit (kMaxTensorElements) on every tensor the graph
+/// names, before anything expands one: a splat constant of 2^36 elements
+/// would otherwise become 256 GiB of package weights.
+static LogicalResult checkTensorSizes(mlir::ModuleOp module) {
+  auto check = [](mlir::Type type, mlir::Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<mlir::RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        checkedProduct(tensor.getShape(), kMaxTensorElements))
+      return success();
+    return mlir::emitError(loc)
+           << tensor << " has more than " << kMaxTensorElements
+           << " elements (Crest's tensor-size limit)";
+  };
+  mlir::WalkResult result = module.walk<mlir::WalkOrder::PreOrder>(
+      [&](mlir::Operation *op) {
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::BlockArgument arg : block.getArguments())
+          if (failed(check(arg.getType(), arg.getLoc())))
+            return mlir::WalkResult::interrupt();
+    for (mlir::Type type : op->getResultTypes())
+      if (failed(check(type, op->getLoc())))
+        return mlir::WalkResult::interrupt();
+    return mlir::WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string message;
   std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &message);
@@ -300,6 +329,10 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
     return failure();
   }
   file->os() << contents;
+  if (Error e = checkOutputStream(file->os(), path)) {
+    (void)fail(toString(std::move(e)));
+    return failure();
+  }
   file->keep();
   return success();
 }
@@ -357,7 +390,7 @@ writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
       StringRef(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   crest::setToolVersionPrinter();
   mlir::registerAsmPrinterCLOptions();
@@ -394,11 +427,10 @@ int main(int argc, char **argv) {
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  std::string message;
-  std::unique_ptr<MemoryBuffer> input =
-      mlir::openInputFile(opts.input, &message);
-  if (!input)
-    return fail(message);
+  Expected<std::unique_ptr<MemoryBuffer>> read = readBoundedFile(opts.input);
+  if (!read)
+    return fail(toString(read.takeError()));
+  std::unique_ptr<MemoryBuffer> input = std::move(*read);
   bool isOnnx = opts.format == InputFormat::ONNX ||
                 (opts.format == InputFormat::Auto &&
                  StringRef(opts.input).ends_with(".onnx"));
@@ -471,10 +503,17 @@ int main(int argc, char **argv) {
     module = importOnnxModel(bytes, opts.input, &context, onnx);
     sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   } else {
+    // Deep nesting would overflow the stack of MLIR's recursive parser.
+    if (Error e = checkMlirNesting(input->getBuffer(), opts.input)) {
+      errs() << toString(std::move(e)) << "\n";
+      return 1;
+    }
     sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   }
   if (!module)
+    return 1;
+  if (failed(checkTensorSizes(*module)))
     return 1;
 
   // The chip: --target, else the module's #crest.target.
@@ -680,4 +719,10 @@ int main(int argc, char **argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-compile", run(argc, argv));
 }

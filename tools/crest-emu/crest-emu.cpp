@@ -22,6 +22,8 @@
 #include "crest/emu/Emulator.h"
 #include "crest/runtime/Npy.h"
 
+#include "crest/Support/Limits.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -56,6 +58,24 @@ static cl::opt<unsigned> quantum("quantum", cl::init(64),
                                  cl::desc("Instructions a wave runs before "
                                           "the next one is scheduled"),
                                  cl::cat(category));
+static cl::opt<uint64_t> maxInstructions(
+    "max-instructions", cl::init(LaunchConfig::kDefaultMaxInstructions),
+    cl::desc("Wave instructions the dispatch may execute (default 2^28)"),
+    cl::cat(category));
+static cl::opt<uint64_t> maxWaveInstructions(
+    "max-wave-instructions",
+    cl::init(LaunchConfig::kDefaultMaxWaveInstructions),
+    cl::desc("Instructions one wave may execute (default 2^20)"),
+    cl::cat(category));
+static cl::opt<double> timeoutSeconds(
+    "timeout", cl::init(0),
+    cl::desc("Host seconds the dispatch may run (default 0: no timeout)"),
+    cl::cat(category));
+static cl::opt<uint64_t> emuMemoryLimit(
+    "emu-memory-limit", cl::init(0),
+    cl::desc("Device memory in bytes (default 0: half of the host's "
+             "memory)"),
+    cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Random wave order and quanta from "
                                        "this seed (0: round-robin)"),
@@ -137,7 +157,7 @@ struct BufferArg {
 };
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM init(argc, argv);
   crest::setToolVersionPrinter();
   cl::HideUnrelatedOptions(category);
@@ -193,6 +213,12 @@ int main(int argc, char **argv) {
     config.seed = seed;
   config.dynamicLdsBytes = dynamicLds;
   config.detectRaces = !noRaceCheck;
+  if (maxInstructions == 0 || maxWaveInstructions == 0 || timeoutSeconds < 0)
+    return fail(makeError("--max-instructions and --max-wave-instructions "
+                          "must be positive, --timeout not negative"));
+  config.maxInstructions = maxInstructions;
+  config.maxWaveInstructions = maxWaveInstructions;
+  config.timeoutSeconds = timeoutSeconds;
   if (timingOnly && timingMode == TimingMode::Off && tracePath.empty())
     return fail(makeError("--timing-only needs --timing"));
   if (timingMode != TimingMode::Off || !tracePath.empty()) {
@@ -207,6 +233,8 @@ int main(int argc, char **argv) {
 
   // Bind --arg values to the explicit kernel arguments in order.
   Emulator emu;
+  if (emuMemoryLimit)
+    emu.getMemory().setLimit(emuMemoryLimit);
   std::vector<const KernelArg *> explicitArgs;
   for (const KernelArg &arg : kernel->args)
     if (!StringRef(arg.valueKind).starts_with("hidden_"))
@@ -252,6 +280,18 @@ int main(int argc, char **argv) {
             return fail(argError("bad dimension '" + d + "'"));
           buffer.array.shape.push_back(n);
         }
+        // The bytes must fit in the device memory before the host copy is
+        // made.
+        std::optional<int64_t> count = checkedProduct(buffer.array.shape);
+        std::optional<int64_t> bytes =
+            count ? checkedMul(*count, getNpyTypeSize(*type)) : std::nullopt;
+        if (!bytes || uint64_t(*bytes) > emu.getMemory().getLimit())
+          return fail(argError(formatv(
+              "{0} bytes exceed the emulator's device memory limit of {1} "
+              "bytes (--emu-memory-limit)",
+              bytes ? std::to_string(*bytes) : std::string("too many"),
+              emu.getMemory().getLimit())
+                                   .str()));
         // Poison: every byte 0xA5, so unwritten elements show.
         buffer.array.data.assign(
             buffer.array.getNumElements() * getNpyTypeSize(*type), 0xA5);
@@ -268,8 +308,11 @@ int main(int argc, char **argv) {
           buffer.outputPath = outPath.str();
         }
       }
-      buffer.address = emu.getMemory().allocate(
+      Expected<uint64_t> address = emu.getMemory().tryAllocate(
           buffer.array.getByteSize(), "argument " + std::to_string(i));
+      if (!address)
+        return fail(address.takeError());
+      buffer.address = *address;
       if (Error e = emu.getMemory().write(buffer.address, buffer.array.data))
         return fail(std::move(e));
       value = buffer.address;
@@ -358,11 +401,15 @@ int main(int argc, char **argv) {
       std::vector<TraceEvent> events;
       appendTimelineEvents(events, *timing, 0, 0);
       writeTraceJson(file, events, {kernel->name});
-      file.close();
-      if (file.has_error())
-        return fail(makeError("cannot write '" + tracePath + "': " +
-                              file.error().message()));
+      if (Error e = crest::checkOutputStream(file, tracePath))
+        return fail(std::move(e));
     }
   }
   return result->racesFound ? 2 : 0;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-emu", run(argc, argv));
 }

@@ -36,6 +36,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -75,10 +77,10 @@ static Expected<pkg::Package> build(const json::Object &spec) {
   if (const json::Array *cos = spec.getArray("code_objects"))
     for (const json::Value &v : *cos) {
       std::string path = resolve(v.getAsString().value_or(""));
-      ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-          MemoryBuffer::getFile(path, false, false);
+      Expected<std::unique_ptr<MemoryBuffer>> buffer =
+          crest::readBoundedFile(path);
       if (!buffer)
-        return makeError("cannot read '" + path + "'");
+        return buffer.takeError();
       package.codeObjects.push_back((*buffer)->getBuffer().str());
       Expected<emu::CodeObject> co = emu::CodeObject::load(
           ArrayRef<uint8_t>(
@@ -217,7 +219,7 @@ static Expected<pkg::Package> build(const json::Object &spec) {
   return package;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM init(argc, argv);
   crest::setToolVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv,
@@ -226,12 +228,14 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), "crest-pack") << toString(std::move(e)) << "\n";
     return 1;
   };
-  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(specPath);
+  Expected<std::unique_ptr<MemoryBuffer>> text =
+      crest::readBoundedFile(specPath);
   if (!text)
-    return fail(makeError("cannot read '" + specPath + "'"));
-  Expected<json::Value> spec = json::parse((*text)->getBuffer());
+    return fail(text.takeError());
+  Expected<json::Value> spec = crest::parseJsonBounded((*text)->getBuffer());
   if (!spec)
-    return fail(spec.takeError());
+    return fail(makeError(specPath + ": invalid JSON: " +
+                          toString(spec.takeError())));
   if (!spec->getAsObject())
     return fail(makeError("the spec is not a JSON object"));
   Expected<pkg::Package> package = build(*spec->getAsObject());
@@ -240,4 +244,10 @@ int main(int argc, char **argv) {
   if (Error e = pkg::writePackageFile(outputPath, *package))
     return fail(std::move(e));
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-pack", run(argc, argv));
 }

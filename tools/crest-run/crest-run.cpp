@@ -24,6 +24,8 @@
 #include "crest/runtime/Reference.h"
 #include "crest/runtime/Runtime.h"
 
+#include "crest/Support/Limits.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,6 +70,27 @@ static cl::opt<unsigned> emuQuantum("emu-quantum", cl::init(64),
                                     cl::desc("Emulator: instructions a wave "
                                              "runs before the next one"),
                                     cl::cat(category));
+static cl::opt<uint64_t> maxInstructions(
+    "max-instructions",
+    cl::init(emu::LaunchConfig::kDefaultMaxInstructions),
+    cl::desc("Emulator: wave instructions a dispatch may execute (default "
+             "2^28)"),
+    cl::cat(category));
+static cl::opt<uint64_t> maxWaveInstructions(
+    "max-wave-instructions",
+    cl::init(emu::LaunchConfig::kDefaultMaxWaveInstructions),
+    cl::desc("Emulator: instructions one wave may execute (default 2^20)"),
+    cl::cat(category));
+static cl::opt<double> timeoutSeconds(
+    "timeout", cl::init(0),
+    cl::desc("Emulator: host seconds a dispatch may run (default 0: no "
+             "timeout)"),
+    cl::cat(category));
+static cl::opt<uint64_t> emuMemoryLimit(
+    "emu-memory-limit", cl::init(0),
+    cl::desc("Emulator: device memory in bytes (default 0: half of the "
+             "host's memory)"),
+    cl::cat(category));
 static cl::opt<bool> noRaceCheck("no-race-check",
                                  cl::desc("Emulator: do not run the LDS race "
                                           "detector"),
@@ -194,14 +217,10 @@ static double median(ArrayRef<double> values) {
 static Error writeTrace(const pkg::Manifest &m, const RunStats &stats) {
   std::error_code ec;
   raw_fd_ostream file(tracePath, ec);
-  if (!ec) {
-    writeRunTrace(file, m, stats);
-    file.close();
-    ec = file.error();
-  }
   if (ec)
     return makeError("cannot write '" + tracePath + "': " + ec.message());
-  return Error::success();
+  writeRunTrace(file, m, stats);
+  return crest::checkOutputStream(file, tracePath);
 }
 
 /// Prints the --benchmark lines: on the emulator the modelled time (when the
@@ -243,7 +262,7 @@ static double kernelSeconds(const RunStats &stats) {
   return total;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   InitLLVM init(argc, argv);
   crest::setToolVersionPrinter();
   cl::HideUnrelatedOptions(category);
@@ -302,6 +321,14 @@ int main(int argc, char **argv) {
   EmuOptions emuOptions;
   emuOptions.detectRaces = !noRaceCheck;
   emuOptions.quantum = emuQuantum;
+  if (maxInstructions == 0 || maxWaveInstructions == 0 || timeoutSeconds < 0)
+    return fail(makeError("--max-instructions and --max-wave-instructions "
+                          "must be positive, --timeout not negative"));
+  emuOptions.maxInstructions = maxInstructions;
+  emuOptions.maxWaveInstructions = maxWaveInstructions;
+  emuOptions.timeoutSeconds = timeoutSeconds;
+  if (emuMemoryLimit)
+    emuOptions.memoryLimit = emuMemoryLimit;
   if (emuSeed)
     emuOptions.seed = emuSeed;
   // The timing model: asked for, or on by default where time is reported.
@@ -424,4 +451,10 @@ int main(int argc, char **argv) {
   }
   outs().flush();
   return exitCode;
+}
+
+int main(int argc, char **argv) {
+  // An output error (closed stdout, /dev/full) is a diagnostic, not
+  // raw_fd_ostream's fatal error at exit.
+  return crest::finishStdout("crest-run", run(argc, argv));
 }

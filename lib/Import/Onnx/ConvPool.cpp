@@ -38,6 +38,15 @@ LogicalResult Importer::importConv() {
     if (*kernel != SmallVector<int64_t>{wt.getDimSize(2), wt.getDimSize(3)})
       return error() << "kernel_shape does not match W's "
                      << formatShape(wt.getShape());
+  // Strides and dilations are divisors and factors below: check them first.
+  for (int64_t v : llvm::concat<int64_t>(strides, dilations))
+    if (v < 1)
+      return error() << "strides and dilations must be positive";
+  // Bounded so that the output-size arithmetic below cannot overflow.
+  for (int64_t v : llvm::concat<int64_t>(strides, dilations, pads))
+    if (v > kMaxTensorElements)
+      return error() << "strides, dilations and pads must be at most "
+                     << kMaxTensorElements;
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
   int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t h = xt.getDimSize(2), wdt = xt.getDimSize(3);
@@ -46,7 +55,7 @@ LogicalResult Importer::importConv() {
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     int64_t extent[2] = {h, wdt}, kernel[2] = {kh, kw};
     for (int i = 0; i < 2; ++i) {
-      int64_t out = (extent[i] + strides[i] - 1) / strides[i];
+      int64_t out = *checkedCeilDiv(extent[i], strides[i]);
       int64_t total = std::max<int64_t>(
           0, (out - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1 -
                  extent[i]);
@@ -59,9 +68,6 @@ LogicalResult Importer::importConv() {
                    << "' is not supported (supported: NOTSET, VALID, "
                       "SAME_UPPER, SAME_LOWER)";
   }
-  for (int64_t v : llvm::concat<int64_t>(strides, dilations))
-    if (v < 1)
-      return error() << "strides and dilations must be positive";
   for (int64_t v : pads)
     if (v < 0)
       return error() << "pads must not be negative";
@@ -133,6 +139,14 @@ LogicalResult Importer::importPool(bool isMax) {
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
   if (strides.size() != 2 || pads.size() != 4)
     return error() << "strides and pads must have 2 and 4 entries";
+  // Strides are divisors below: check them first.
+  if (strides[0] < 1 || strides[1] < 1)
+    return error() << "strides must be positive";
+  // Bounded so that the output-size arithmetic below cannot overflow.
+  for (int64_t v : llvm::concat<int64_t>(*kernel, strides, pads))
+    if (v > kMaxTensorElements)
+      return error() << "kernel_shape, strides and pads must be at most "
+                     << kMaxTensorElements;
   if (autoPad == "VALID") {
     pads = {0, 0, 0, 0};
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -140,7 +154,7 @@ LogicalResult Importer::importPool(bool isMax) {
     // the odd element at the end (UPPER) or the beginning (LOWER).
     for (int i = 0; i < 2; ++i) {
       int64_t in = xt.getDimSize(2 + i);
-      int64_t out = (in + strides[i] - 1) / strides[i];
+      int64_t out = *checkedCeilDiv(in, strides[i]);
       int64_t total =
           std::max<int64_t>(0, (out - 1) * strides[i] + (*kernel)[i] - in);
       int64_t small = total / 2, large = total - small;

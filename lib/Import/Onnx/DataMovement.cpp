@@ -44,7 +44,11 @@ LogicalResult Importer::importReshapeLike() {
       if (dim < 0)
         return error() << "shape entry " << i << " is " << dim;
       shape.push_back(dim);
-      known *= dim;
+      std::optional<int64_t> next = checkedMul(known, dim);
+      if (!next)
+        return error() << "shape " << formatShape(*given)
+                       << " has too many elements";
+      known = *next;
     }
     if (inferred >= 0) {
       if (known == 0 || product(in) % known)
@@ -168,6 +172,8 @@ LogicalResult Importer::importSplit() {
   if (failed(axis))
     return failure();
   int64_t outputs = node->output_size();
+  if (outputs == 0)
+    return error() << "has no outputs";
   SmallVector<int64_t> sizes;
   if (input(1)) {
     FailureOr<SmallVector<int64_t>> v = getConstantInts(input(1), "split");
@@ -177,16 +183,25 @@ LogicalResult Importer::importSplit() {
   } else if (std::optional<SmallVector<int64_t>> a = intsAttr("split")) {
     sizes = *a;
   } else {
+    // Equal parts: num_outputs (opset 18) must name the outputs there are.
     int64_t parts = intAttr("num_outputs", outputs);
-    int64_t each = (in[*axis] + parts - 1) / parts;
+    if (parts < 1 || parts != outputs)
+      return error() << "num_outputs is " << parts << " but the node has "
+                     << outputs << " outputs (at least 1 is needed)";
+    if (parts > in[*axis])
+      return error() << "cannot split dimension " << *axis << " of size "
+                     << in[*axis] << " into " << parts << " parts";
+    int64_t each = *checkedCeilDiv(in[*axis], parts);
     for (int64_t i = 0, left = in[*axis]; i < parts; ++i, left -= each)
       sizes.push_back(std::min(each, left));
   }
   if (int64_t(sizes.size()) != outputs)
     return error() << "split has " << sizes.size() << " parts for " << outputs
                    << " outputs";
-  if (llvm::any_of(sizes, [](int64_t s) { return s <= 0; }) ||
-      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != in[*axis])
+  std::optional<int64_t> total = 0;
+  for (int64_t s : sizes)
+    total = s > 0 && total ? checkedAdd(*total, s) : std::nullopt;
+  if (total != in[*axis])
     return error() << "split sizes do not add up to " << in[*axis]
                    << " or are not positive";
   int64_t offset = 0;
@@ -310,6 +325,17 @@ LogicalResult Importer::importConstant() {
   if (node->attribute_size() != 1)
     return error() << "must have exactly one attribute";
   const onnx::AttributeProto &attr = node->attribute(0);
+  // Each value_* attribute has one type; look it up through attribute() so
+  // that a wrong type is the same error as everywhere else.
+  static const std::pair<StringRef, onnx::AttributeProto::AttributeType>
+      kValueTypes[] = {{"value", onnx::AttributeProto::TENSOR},
+                       {"value_float", onnx::AttributeProto::FLOAT},
+                       {"value_int", onnx::AttributeProto::INT},
+                       {"value_floats", onnx::AttributeProto::FLOATS},
+                       {"value_ints", onnx::AttributeProto::INTS}};
+  for (auto [name, type] : kValueTypes)
+    if (attr.name() == name && !attribute(name, type))
+      return failure();
   Type f32 = builder.getF32Type(), i64 = builder.getI64Type();
   DenseElementsAttr value;
   if (attr.name() == "value") {

@@ -63,9 +63,9 @@ LogicalResult Importer::importClip() {
   if (failed(expectFloat(x, "input")))
     return failure();
   std::optional<float> lo, hi;
-  if (const onnx::AttributeProto *a = attribute("min"))
+  if (const onnx::AttributeProto *a = attribute("min", onnx::AttributeProto::FLOAT))
     lo = a->f();
-  if (const onnx::AttributeProto *a = attribute("max"))
+  if (const onnx::AttributeProto *a = attribute("max", onnx::AttributeProto::FLOAT))
     hi = a->f();
   for (unsigned i = 1; i <= 2; ++i) {
     if (!input(i))

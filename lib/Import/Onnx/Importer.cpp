@@ -128,15 +128,14 @@ Importer::convertTensor(const onnx::TensorProto &tensor, StringRef what) {
   FailureOr<Type> element = convertElementType(tensor.data_type(), what);
   if (failed(element))
     return failure();
-  // Guard the element count against overflow before multiplying.
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (dim != 0 && count > (int64_t(1) << 40) / dim)
-      return mlir::emitError(loc)
-             << nodePrefix << what << " has too many elements ("
-             << formatShape(shape) << ")";
-    count *= dim;
-  }
+  std::optional<int64_t> elements =
+      checkedProduct(shape, kMaxTensorElements);
+  if (!elements)
+    return mlir::emitError(loc)
+           << nodePrefix << what << " has too many elements ("
+           << formatShape(shape) << "; the limit is " << kMaxTensorElements
+           << ")";
+  int64_t count = *elements;
   auto type = RankedTensorType::get(shape, *element);
   unsigned bits = element->getIntOrFloatBitWidth();
   size_t elementBytes = bits == 1 ? 1 : bits / 8;
@@ -246,31 +245,75 @@ LogicalResult Importer::expectInputs(unsigned min, unsigned max) {
   return success();
 }
 
-const onnx::AttributeProto *Importer::attribute(StringRef name) const {
-  for (const onnx::AttributeProto &attr : node->attribute())
-    if (attr.name() == name)
+/// The type an attribute declares, or, for models that leave it UNDEFINED
+/// (written before the field existed), the type its one set field implies.
+static onnx::AttributeProto::AttributeType
+getAttributeType(const onnx::AttributeProto &attr) {
+  if (attr.type() != onnx::AttributeProto::UNDEFINED)
+    return attr.type();
+  if (attr.has_i())
+    return onnx::AttributeProto::INT;
+  if (attr.has_f())
+    return onnx::AttributeProto::FLOAT;
+  if (attr.has_s())
+    return onnx::AttributeProto::STRING;
+  if (attr.has_t())
+    return onnx::AttributeProto::TENSOR;
+  if (attr.ints_size())
+    return onnx::AttributeProto::INTS;
+  if (attr.floats_size())
+    return onnx::AttributeProto::FLOATS;
+  if (attr.strings_size())
+    return onnx::AttributeProto::STRINGS;
+  return onnx::AttributeProto::UNDEFINED;
+}
+
+static std::string getAttributeTypeName(onnx::AttributeProto::AttributeType t) {
+  return onnx::AttributeProto_AttributeType_IsValid(t)
+             ? onnx::AttributeProto_AttributeType_Name(t)
+             : "#" + std::to_string(int(t));
+}
+
+const onnx::AttributeProto *
+Importer::attribute(StringRef name,
+                    onnx::AttributeProto::AttributeType type) const {
+  for (const onnx::AttributeProto &attr : node->attribute()) {
+    if (attr.name() != name)
+      continue;
+    onnx::AttributeProto::AttributeType given = getAttributeType(attr);
+    if (given == type)
       return &attr;
+    mlir::emitError(loc) << nodePrefix << "attribute '" << name
+                         << "' must be " << getAttributeTypeName(type)
+                         << ", got " << getAttributeTypeName(given);
+    attributeTypeError = true;
+    return nullptr;
+  }
   return nullptr;
 }
 
 int64_t Importer::intAttr(StringRef name, int64_t fallback) const {
-  const onnx::AttributeProto *attr = attribute(name);
+  const onnx::AttributeProto *attr =
+      attribute(name, onnx::AttributeProto::INT);
   return attr ? attr->i() : fallback;
 }
 
 float Importer::floatAttr(StringRef name, float fallback) const {
-  const onnx::AttributeProto *attr = attribute(name);
+  const onnx::AttributeProto *attr =
+      attribute(name, onnx::AttributeProto::FLOAT);
   return attr ? attr->f() : fallback;
 }
 
 std::string Importer::stringAttr(StringRef name, StringRef fallback) const {
-  const onnx::AttributeProto *attr = attribute(name);
+  const onnx::AttributeProto *attr =
+      attribute(name, onnx::AttributeProto::STRING);
   return attr ? attr->s() : fallback.str();
 }
 
 std::optional<SmallVector<int64_t>>
 Importer::intsAttr(StringRef name) const {
-  const onnx::AttributeProto *attr = attribute(name);
+  const onnx::AttributeProto *attr =
+      attribute(name, onnx::AttributeProto::INTS);
   if (!attr)
     return std::nullopt;
   return SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
@@ -463,8 +506,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
 
   // The converter registered for this op type and opset.
   const OnnxConverterRegistry &registry = OnnxConverterRegistry::get();
-  if (const OnnxConverter *converter = registry.lookup(op, opset))
-    return converter->convert(*this);
+  if (const OnnxConverter *converter = registry.lookup(op, opset)) {
+    attributeTypeError = false;
+    LogicalResult result = converter->convert(*this);
+    // An attribute of the wrong type was reported; what the converter
+    // built from its fallback is not the model.
+    return failure(failed(result) || attributeTypeError);
+  }
   if (SmallVector<const OnnxConverter *> versions = registry.lookup(op);
       !versions.empty()) {
     InFlightDiagnostic diag = error() << "operator '" << op
@@ -556,6 +604,10 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph) {
                 "static shapes";
       return diag;
     }
+    if (!checkedProduct(shape, kMaxTensorElements))
+      return modelError() << what << " has too many elements ("
+                          << formatShape(shape) << "; the limit is "
+                          << kMaxTensorElements << ")";
     argTypes.push_back(RankedTensorType::get(shape, *element));
     argNames.push_back(info.name());
   }
@@ -609,6 +661,19 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph) {
     if (info.type().has_tensor_type()) {
       const onnx::TypeProto_Tensor &tensor = info.type().tensor_type();
       RankedTensorType inferred = tensorType(v);
+      if (tensor.elem_type() != onnx::TensorProto::UNDEFINED) {
+        FailureOr<Type> declared = convertElementType(
+            tensor.elem_type(), "graph output '" + info.name() + "'");
+        if (failed(declared) || *declared != inferred.getElementType()) {
+          (void)func->erase();
+          if (failed(declared))
+            return failure();
+          return modelError()
+                 << "graph output '" << info.name() << "' is declared "
+                 << onnx::TensorProto_DataType_Name(tensor.elem_type())
+                 << " but the graph computes " << inferred.getElementType();
+        }
+      }
       if (tensor.has_shape()) {
         bool mismatch = tensor.shape().dim_size() != inferred.getRank();
         for (int d = 0; !mismatch && d < tensor.shape().dim_size(); ++d)
@@ -665,12 +730,27 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     modelError() << "the model has no graph";
     return nullptr;
   }
-  opset = 0;
+  // The default domain's opset decides each operator's semantics (Softmax's
+  // axis, ReduceMean's axes, ...): a model must import it, as ONNX
+  // requires, and it must be one Crest can interpret.
+  std::optional<int64_t> imported;
   for (const onnx::OperatorSetIdProto &set : model.opset_import())
     if (set.domain().empty() || set.domain() == "ai.onnx")
-      opset = set.version();
-  if (opset == 0)
-    opset = 1;
+      imported = set.version();
+  if (!imported) {
+    modelError() << "the model imports no opset of the default ONNX domain "
+                    "(opset_import with domain '' or 'ai.onnx'); its "
+                    "operators' semantics depend on it";
+    return nullptr;
+  }
+  opset = *imported;
+  if (opset < 1 || opset > kNewestOpset + kNewerOpsetMargin) {
+    modelError() << "the model's opset " << opset
+                 << " is not an ONNX opset Crest can interpret (1 to "
+                 << kNewestOpset << "; up to " << kNewestOpset + kNewerOpsetMargin
+                 << " import with a warning)";
+    return nullptr;
+  }
   // A newer opset than the converters were written for: its changes to the
   // supported operators so far only add element types, so the newest
   // converters apply; say so once, since a later change may not be.

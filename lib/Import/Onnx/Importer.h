@@ -14,6 +14,7 @@
 #include "crest/Import/OnnxImport.h"
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/Support/Limits.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -43,9 +44,10 @@ inline std::string formatShape(ArrayRef<int64_t> shape) {
                     "x");
 }
 
+/// The element count of `values`, or -1 when it overflows (so that it
+/// compares unequal to every real count).
 inline int64_t product(ArrayRef<int64_t> values) {
-  return std::accumulate(values.begin(), values.end(), int64_t(1),
-                         std::multiplies<int64_t>());
+  return checkedProduct(values).value_or(-1);
 }
 
 /// The importer of one model.
@@ -83,7 +85,11 @@ public:
     return i < inputs.size() ? inputs[i] : Value();
   }
   LogicalResult expectInputs(unsigned min, unsigned max);
-  const onnx::AttributeProto *attribute(StringRef name) const;
+  /// The node's attribute `name`, or null. An attribute of another type
+  /// than `type` is an error naming the node and attribute (the converter's
+  /// result is then discarded: importNode fails).
+  const onnx::AttributeProto *
+  attribute(StringRef name, onnx::AttributeProto::AttributeType type) const;
   int64_t intAttr(StringRef name, int64_t fallback) const;
   float floatAttr(StringRef name, float fallback) const;
   std::string stringAttr(StringRef name, StringRef fallback) const;
@@ -151,6 +157,8 @@ public:
   Location loc = UnknownLoc::get(context);
   std::string nodePrefix;
   SmallVector<Value> inputs;
+  /// Set when an attribute had the wrong type (see attribute()).
+  mutable bool attributeTypeError = false;
 };
 
 template <typename OpTy>

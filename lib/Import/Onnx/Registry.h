@@ -30,6 +30,9 @@ class Importer;
 /// to them). A newer model is imported with these converters and a
 /// warning.
 constexpr int64_t kNewestOpset = 23;
+/// Opsets up to this many past kNewestOpset import with a warning (ONNX
+/// releases about two a year); later ones are refused as not real.
+constexpr int64_t kNewerOpsetMargin = 8;
 
 /// Converts the Importer's current node (Importer::node, its inputs in
 /// Importer::inputs); emits a diagnostic and fails when it cannot.

@@ -12,11 +12,14 @@
 
 #include "Machine.h"
 
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
 #include <random>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace crest;
@@ -31,13 +34,36 @@ uint64_t Memory::allocate(uint64_t bytes, StringRef name, uint8_t fill) {
   Allocation &alloc = allocations[base];
   alloc.name = name.str();
   alloc.bytes.assign(bytes, fill);
+  allocated += bytes;
   // Leave a gap of at least 64 KiB after each allocation so that accesses
   // just past the end land in no allocation.
   next = alignTo(base + std::max<uint64_t>(bytes, 1) + (64 << 10), 256);
   return base;
 }
 
+Expected<uint64_t> Memory::tryAllocate(uint64_t bytes, StringRef name,
+                                       uint8_t fill) {
+  if (bytes > limit || allocated > limit - bytes)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("cannot allocate {0} bytes for '{1}': the emulator's device "
+                "memory limit is {2} bytes ({3} in use; set it with "
+                "--emu-memory-limit)",
+                bytes, name, limit, allocated)
+            .str());
+  return allocate(bytes, name, fill);
+}
+
+uint64_t Memory::getDefaultLimit() {
+  long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return uint64_t(4) << 30;
+  return uint64_t(pages) * uint64_t(pageSize) / 2;
+}
+
 void Memory::release(uint64_t address) {
+  if (auto it = allocations.find(address); it != allocations.end())
+    allocated -= it->second.bytes.size();
   allocations.erase(address);
   cachedBase = cachedSize = 0;
   cachedData = nullptr;
@@ -639,7 +665,7 @@ void WorkgroupRunner::run(Workgroup &wg) {
   }
 
   LaunchResult &result = dispatch.result;
-  unsigned next = 0;
+  unsigned next = 0, quantaSinceClock = 0;
   while (!dispatch.failed()) {
     // Pick the next ready wave.
     unsigned ready = 0, done = 0;
@@ -697,6 +723,13 @@ void WorkgroupRunner::run(Workgroup &wg) {
             "(crest-emu --timing-only) or check for a kernel that never ends",
             config.timing->maxRecords);
       ++result.waveInstructions;
+      if (++wave.executed > config.maxWaveInstructions && !dispatch.failed())
+        dispatch.error = formatv(
+            "wave {0} of workgroup ({1}, {2}, {3}) exceeded {4} instructions "
+            "at {5:x} (a kernel that never ends? raise the budget with "
+            "--max-wave-instructions)",
+            wave.id, wg.id[0], wg.id[1], wg.id[2], config.maxWaveInstructions,
+            inst.address);
       // Every VALU encoding (VOP1/2/3/3P, SDWA, DPP) is a VALU instruction;
       // MFMAs count themselves.
       result.valuInstructions += inst.encoding != Encoding::Other;
@@ -707,8 +740,17 @@ void WorkgroupRunner::run(Workgroup &wg) {
     }
     if (result.waveInstructions > config.maxInstructions && !dispatch.failed())
       dispatch.error = formatv("the dispatch exceeded {0} wave instructions "
-                               "(a kernel that never ends?)",
+                               "(a kernel that never ends? raise the budget "
+                               "with --max-instructions)",
                                config.maxInstructions);
+    if (config.timeoutSeconds > 0 && ++quantaSinceClock >= 64) {
+      quantaSinceClock = 0;
+      if (std::chrono::steady_clock::now() > dispatch.deadline &&
+          !dispatch.failed())
+        dispatch.error = formatv("the dispatch ran longer than the {0} s "
+                                 "timeout (--timeout)",
+                                 config.timeoutSeconds);
+    }
   }
 }
 
@@ -728,9 +770,18 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
                              "launch of '" + kernel.name +
                                  "': " + message.str());
   };
-  for (unsigned d = 0; d < 3; ++d)
-    if (config.grid[d] == 0 || config.block[d] == 0)
-      return error("grid and block sizes must be positive");
+  if (Error e = checkHsaGrid(config.grid, config.block))
+    return error(toString(std::move(e)));
+  // A kernel compiled for one workgroup size computes garbage (or leaves
+  // outputs unwritten) with another: refuse the launch.
+  if (kernel.reqdWorkgroupSize[0] && config.block != kernel.reqdWorkgroupSize)
+    return error(formatv("block {0}x{1}x{2} differs from the kernel's "
+                         "required workgroup size {3}x{4}x{5} "
+                         "(.reqd_workgroup_size)",
+                         config.block[0], config.block[1], config.block[2],
+                         kernel.reqdWorkgroupSize[0],
+                         kernel.reqdWorkgroupSize[1],
+                         kernel.reqdWorkgroupSize[2]));
   uint64_t items =
       uint64_t(config.block[0]) * config.block[1] * config.block[2];
   if (items > kernel.maxFlatWorkgroupSize)
@@ -739,6 +790,15 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
                          items, kernel.maxFlatWorkgroupSize));
   if (items > 1024)
     return error(formatv("a block of {0} work-items exceeds 1024", items));
+  // Every wave executes at least one instruction: a grid of more waves than
+  // the budget cannot finish (unless the timing model samples it).
+  uint64_t waves = uint64_t(config.grid[0]) * config.grid[1] * config.grid[2] *
+                   ((items + kernel.wavefrontSize - 1) / kernel.wavefrontSize);
+  if (!(config.timing && config.timing->sampleOnly) &&
+      waves > config.maxInstructions)
+    return error(formatv("the grid's {0} waves exceed the dispatch's budget "
+                         "of {1} wave instructions (--max-instructions)",
+                         waves, config.maxInstructions));
   uint64_t lds =
       uint64_t(kernel.groupSegmentFixedSize) + config.dynamicLdsBytes;
   if (lds > chip.ldsBytesPerWorkgroup)
@@ -776,6 +836,10 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
                          segment->size()));
 
   Dispatch dispatch{memory, program, config, {}, {}, 0, 0, 0};
+  if (config.timeoutSeconds > 0)
+    dispatch.deadline =
+        start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(config.timeoutSeconds));
   dispatch.kernargAddress = memory.allocate(segment->size(), "kernargs");
   cantFail(memory.write(dispatch.kernargAddress, *segment));
   dispatch.queueAddress = memory.allocate(256, "queue");

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -107,6 +108,7 @@ public:
 
   // -- Control ---------------------------------------------------------------
   uint32_t pc = 0;       ///< Index of the next instruction.
+  uint64_t executed = 0; ///< Instructions this wave has executed.
   bool branched = false; ///< Set by handlers that changed `pc`.
   Status status = Status::Ready;
   /// Barrier generation the wave last passed (for the race detector).
@@ -265,6 +267,9 @@ struct Dispatch {
   /// The timing model's recorder (null when timing is off).
   timing::Recorder *recorder = nullptr;
   unsigned lineShift = 7;
+  /// When LaunchConfig::timeoutSeconds is set, the host time the dispatch
+  /// must end by.
+  std::chrono::steady_clock::time_point deadline;
 
   bool failed() const { return !error.empty(); }
   /// Counts `bytes` racy LDS bytes (the first is `ldsByte`) and keeps one

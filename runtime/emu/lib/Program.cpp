@@ -315,6 +315,50 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
   }
   if (program->insts.empty())
     return error(kernel.entryAddress, "the kernel has no instructions");
+
+  // The code must fit in the registers the descriptor grants
+  // (GRANULATED_WORKITEM_VGPR_COUNT; arch VGPRs then AGPRs from
+  // ACCUM_OFFSET on a unified file, the larger of the two on gfx908): the
+  // hardware would give a wave only those, so a run past them is not what
+  // the GPU does.
+  {
+    unsigned granule = object.getChip().getVgprAllocGranule(
+        kernel.wavefrontSize == 32 ? 32 : 64);
+    unsigned granted =
+        ((kernel.descriptor.computePgmRsrc1 & 0x3f) + 1) * granule;
+    unsigned archEnd = 0, accEnd = 0;
+    const Inst *archInst = nullptr, *accInst = nullptr;
+    for (const Inst &inst : program->insts)
+      for (unsigned i = 0; i < inst.numOps; ++i) {
+        const Operand &op = inst.ops[i];
+        if (op.kind != OperandKind::Vector)
+          continue;
+        unsigned base = op.isAgpr ? (unified ? accumOffset : 256) : 0;
+        unsigned end = op.index - base + std::max<unsigned>(op.dwords, 1);
+        unsigned &slot = op.isAgpr ? accEnd : archEnd;
+        if (end > slot) {
+          slot = end;
+          (op.isAgpr ? accInst : archInst) = &inst;
+        }
+      }
+    unsigned needed = unified ? (accEnd ? accumOffset + accEnd : archEnd)
+                              : std::max(archEnd, accEnd);
+    if (needed > granted) {
+      bool acc = unified ? accEnd != 0 && accumOffset + accEnd > archEnd
+                         : accEnd > archEnd;
+      const Inst *at = acc ? accInst : archInst;
+      size_t index = at - program->insts.data();
+      return error(at->address,
+                   formatv("the code uses {0}{1} ('{2}'), {3} VGPRs{4}, but "
+                           "the kernel descriptor grants {5} "
+                           "(GRANULATED_WORKITEM_VGPR_COUNT {6})",
+                           acc ? "a" : "v", (acc ? accEnd : archEnd) - 1,
+                           program->disassembly[index], needed,
+                           acc && unified ? " with AGPRs from ACCUM_OFFSET"
+                                          : "",
+                           granted, kernel.descriptor.computePgmRsrc1 & 0x3f));
+    }
+  }
   if (kernel.descriptor.kernargPreloadLength()) {
     uint64_t start = kernel.entryAddress + kKernargPreloadPrologueBytes;
     int32_t index = program->indexOf(start);

@@ -88,6 +88,13 @@ struct EmuOptions {
   /// parameters for, launches run without it and Device::getTimingNote()
   /// says so; that is not an error.
   std::optional<emu::TimingOptions> timing;
+  /// Limits (docs/Reliability.md): wave instructions per dispatch and per
+  /// wave, host seconds per dispatch (0: none), device memory in bytes.
+  uint64_t maxInstructions = emu::LaunchConfig::kDefaultMaxInstructions;
+  uint64_t maxWaveInstructions =
+      emu::LaunchConfig::kDefaultMaxWaveInstructions;
+  double timeoutSeconds = 0;
+  uint64_t memoryLimit = emu::Memory::getDefaultLimit();
 };
 
 /// Options of the HIP device.

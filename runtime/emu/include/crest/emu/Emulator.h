@@ -35,8 +35,19 @@ namespace crest::emu {
 class Memory {
 public:
   /// Returns the device address of `bytes` fresh bytes, filled with
-  /// `fill`, 256-byte aligned.
+  /// `fill`, 256-byte aligned. Not checked against the limit (for the
+  /// emulator's own small allocations and tests); see tryAllocate.
   uint64_t allocate(uint64_t bytes, llvm::StringRef name, uint8_t fill = 0);
+  /// allocate(), failing with a message naming `name` when the bytes
+  /// allocated would exceed the limit.
+  llvm::Expected<uint64_t> tryAllocate(uint64_t bytes, llvm::StringRef name,
+                                       uint8_t fill = 0);
+  /// The most bytes tryAllocate hands out in total (default:
+  /// getDefaultLimit()).
+  void setLimit(uint64_t bytes) { limit = bytes; }
+  uint64_t getLimit() const { return limit; }
+  /// Half of the host's physical memory (4 GiB if it cannot be read).
+  static uint64_t getDefaultLimit();
   void release(uint64_t address);
   llvm::Error write(uint64_t address, llvm::ArrayRef<uint8_t> data);
   llvm::Error read(uint64_t address, llvm::MutableArrayRef<uint8_t> out) const;
@@ -69,6 +80,8 @@ private:
   };
   std::map<uint64_t, Allocation> allocations;
   uint64_t next = kGlobalBase;
+  uint64_t allocated = 0;
+  uint64_t limit = getDefaultLimit();
   // The last allocation translate() hit, to skip the map lookup.
   uint64_t cachedBase = 0, cachedSize = 0;
   uint8_t *cachedData = nullptr;
@@ -99,8 +112,14 @@ struct LaunchConfig {
   /// prologue loads them.
   bool preloadKernargs = true;
   /// A dispatch that executes more wave instructions than this fails (a
-  /// kernel that never ends).
-  uint64_t maxInstructions = uint64_t(1) << 32;
+  /// kernel that never ends), as does a wave that executes more than
+  /// maxWaveInstructions, or a dispatch that runs longer than
+  /// timeoutSeconds of host time (0: no timeout). docs/Reliability.md.
+  uint64_t maxInstructions = kDefaultMaxInstructions;
+  uint64_t maxWaveInstructions = kDefaultMaxWaveInstructions;
+  double timeoutSeconds = 0;
+  static constexpr uint64_t kDefaultMaxInstructions = uint64_t(1) << 28;
+  static constexpr uint64_t kDefaultMaxWaveInstructions = uint64_t(1) << 20;
   /// With options, the timing model projects the dispatch's time on the
   /// chip (LaunchResult::timing); chips without a model are an error.
   std::optional<TimingOptions> timing;

@@ -159,6 +159,20 @@ struct Position {
 };
 } // namespace
 
+/// Moves `i` (at the opening quote of a string literal with backslash
+/// escapes, the same in MLIR and JSON) to its closing quote; false when the
+/// text ends first.
+static bool skipString(StringRef text, size_t &i, Position &at) {
+  size_t e = text.size();
+  for (at.advance(text[i]), ++i; i < e && text[i] != '"';
+       at.advance(text[i]), ++i)
+    if (text[i] == '\\' && i + 1 < e) {
+      at.advance(text[i]);
+      ++i;
+    }
+  return i < e;
+}
+
 static Error nestingError(StringRef filename, const Position &at,
                           StringRef what, unsigned maxDepth) {
   return createStringError(
@@ -181,14 +195,7 @@ Error crest::checkMlirNesting(StringRef text, StringRef filename,
   for (size_t i = 0, e = text.size(); i < e; at.advance(text[i]), ++i) {
     char c = text[i];
     if (c == '"') {
-      // A string literal, with backslash escapes.
-      for (at.advance(text[i]), ++i; i < e && text[i] != '"';
-           at.advance(text[i]), ++i)
-        if (text[i] == '\\' && i + 1 < e) {
-          at.advance(text[i]);
-          ++i;
-        }
-      if (i >= e)
+      if (!skipString(text, i, at))
         break;
       continue;
     }
@@ -242,13 +249,7 @@ Expected<json::Value> crest::parseJsonBounded(StringRef text,
   for (size_t i = 0, e = text.size(); i < e; at.advance(text[i]), ++i) {
     char c = text[i];
     if (c == '"') {
-      for (at.advance(text[i]), ++i; i < e && text[i] != '"';
-           at.advance(text[i]), ++i)
-        if (text[i] == '\\' && i + 1 < e) {
-          at.advance(text[i]);
-          ++i;
-        }
-      if (i >= e)
+      if (!skipString(text, i, at))
         break;
       continue;
     }

@@ -10,6 +10,36 @@
 using namespace crest;
 using namespace crest::onnx_import;
 
+/// ONNX's auto_pad for a 2-D window of `kernel` taps, `dilations` apart,
+/// moved by `strides` over `extent`: NOTSET keeps `pads` (top, left, bottom,
+/// right), VALID clears them, SAME_* pads for an output of ceil(extent /
+/// stride), split evenly with the odd element at the end (UPPER) or the
+/// beginning (LOWER). False for any other value. Strides must be positive
+/// and every size bounded (the callers check both first).
+static bool applyAutoPad(StringRef autoPad, ArrayRef<int64_t> extent,
+                         ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                         ArrayRef<int64_t> kernel,
+                         MutableArrayRef<int64_t> pads) {
+  if (autoPad == "NOTSET")
+    return true;
+  if (autoPad == "VALID") {
+    llvm::fill(pads, 0);
+    return true;
+  }
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    int64_t out = *checkedCeilDiv(extent[i], strides[i]);
+    int64_t total = std::max<int64_t>(
+        0, (out - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1 -
+               extent[i]);
+    int64_t small = total / 2, large = total - small;
+    pads[i] = autoPad == "SAME_UPPER" ? small : large;
+    pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
+  }
+  return true;
+}
+
 LogicalResult Importer::importConv() {
   if (failed(expectInputs(2, 3)) ||
       failed(checkAttributes({"auto_pad", "dilations", "group", "kernel_shape",
@@ -50,24 +80,10 @@ LogicalResult Importer::importConv() {
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
   int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t h = xt.getDimSize(2), wdt = xt.getDimSize(3);
-  if (autoPad == "VALID") {
-    pads = {0, 0, 0, 0};
-  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    int64_t extent[2] = {h, wdt}, kernel[2] = {kh, kw};
-    for (int i = 0; i < 2; ++i) {
-      int64_t out = *checkedCeilDiv(extent[i], strides[i]);
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1 -
-                 extent[i]);
-      int64_t small = total / 2, large = total - small;
-      pads[i] = autoPad == "SAME_UPPER" ? small : large;
-      pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
-    }
-  } else if (autoPad != "NOTSET") {
+  if (!applyAutoPad(autoPad, {h, wdt}, strides, dilations, {kh, kw}, pads))
     return error() << "auto_pad = '" << autoPad
                    << "' is not supported (supported: NOTSET, VALID, "
                       "SAME_UPPER, SAME_LOWER)";
-  }
   for (int64_t v : pads)
     if (v < 0)
       return error() << "pads must not be negative";
@@ -147,25 +163,11 @@ LogicalResult Importer::importPool(bool isMax) {
     if (v > kMaxTensorElements)
       return error() << "kernel_shape, strides and pads must be at most "
                      << kMaxTensorElements;
-  if (autoPad == "VALID") {
-    pads = {0, 0, 0, 0};
-  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    // Output ceil(in / stride); the padding that needs, split evenly with
-    // the odd element at the end (UPPER) or the beginning (LOWER).
-    for (int i = 0; i < 2; ++i) {
-      int64_t in = xt.getDimSize(2 + i);
-      int64_t out = *checkedCeilDiv(in, strides[i]);
-      int64_t total =
-          std::max<int64_t>(0, (out - 1) * strides[i] + (*kernel)[i] - in);
-      int64_t small = total / 2, large = total - small;
-      pads[i] = autoPad == "SAME_UPPER" ? small : large;
-      pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
-    }
-  } else if (autoPad != "NOTSET") {
+  if (!applyAutoPad(autoPad, {xt.getDimSize(2), xt.getDimSize(3)}, strides,
+                    {1, 1}, *kernel, pads))
     return error() << "auto_pad = '" << autoPad
                    << "' is not supported (supported: NOTSET, VALID, "
                       "SAME_UPPER, SAME_LOWER)";
-  }
   bool ceil = intAttr("ceil_mode", 0);
   auto outSize = [&](int64_t in, int64_t k, int64_t s, int64_t p) {
     int64_t span = in + p - k;

@@ -13,6 +13,7 @@
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "crest/Support/Limits.h"
@@ -510,8 +511,6 @@ Expected<CodeObject> CodeObject::loadFile(StringRef path) {
       crest::readBoundedFile(path);
   if (!buffer)
     return buffer.takeError();
-  ArrayRef<uint8_t> bytes(
-      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-      (*buffer)->getBufferSize());
+  ArrayRef<uint8_t> bytes = arrayRefFromStringRef((*buffer)->getBuffer());
   return load(bytes, path);
 }

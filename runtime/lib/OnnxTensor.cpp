@@ -11,6 +11,7 @@
 
 #include "crest/runtime/OnnxTensor.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "crest/Support/Limits.h"
@@ -335,9 +336,7 @@ Expected<OnnxTensor> readOnnxTensorFile(StringRef path) {
       crest::readBoundedFile(path);
   if (!buffer)
     return buffer.takeError();
-  ArrayRef<uint8_t> bytes(
-      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-      (*buffer)->getBufferSize());
+  ArrayRef<uint8_t> bytes = arrayRefFromStringRef((*buffer)->getBuffer());
   return parseOnnxTensor(bytes, path);
 }
 

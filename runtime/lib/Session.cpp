@@ -165,9 +165,7 @@ Expected<HostTensor> readTensorFile(StringRef path,
       crest::readBoundedFile(path);
   if (!buffer)
     return buffer.takeError();
-  ArrayRef<uint8_t> bytes(
-      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-      (*buffer)->getBufferSize());
+  ArrayRef<uint8_t> bytes = arrayRefFromStringRef((*buffer)->getBuffer());
   HostTensor tensor;
   bool isNpy =
       bytes.size() >= 6 && bytes[0] == 0x93 &&

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ElementwiseEmitter.h"
+#include "KernelSkeleton.h"
 
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
@@ -22,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
@@ -38,7 +40,6 @@ using namespace crest::codegen;
 
 namespace {
 
-constexpr StringLiteral kKernelModuleName = "crest_kernels";
 
 int64_t product(ArrayRef<int64_t> dims) {
   int64_t p = 1;
@@ -185,6 +186,9 @@ private:
   createItemKernel(Operation *anchor, StringRef kind, TypeRange inputs,
                    TypeRange results, int64_t items);
 
+  /// A crest.kernel without a contraction: its body as one elementwise
+  /// kernel.
+  LogicalResult lowerGroup(KernelOp kernel);
   LogicalResult lowerElementwise(Operation *anchor, ArrayRef<Value> bodyInputs,
                                  ArrayRef<Operation *> body,
                                  ArrayRef<Value> yielded);
@@ -221,10 +225,9 @@ private:
   LogicalResult lowerConcat(ConcatOp op);
   LogicalResult lowerGather(GatherOp op);
 
-  gpu::GPUModuleOp kernels;
-  SymbolTable *symbols = nullptr; ///< of `kernels`, during runOnOperation
+  /// The kernel container, during runOnOperation.
+  codegen::KernelModule *kernels = nullptr;
   unsigned waveSize = 64;
-  unsigned counter = 0;
 };
 
 } // namespace
@@ -248,49 +251,13 @@ gpu::GPUFuncOp LowerOpsToGPUPass::createKernel(Operation *anchor,
                                                TypeRange inputs,
                                                TypeRange results, int64_t grid,
                                                int64_t block) {
-  MLIRContext *ctx = &getContext();
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  SmallVector<Type> argTypes;
-  for (TypeRange types : {inputs, results})
-    for (Type t : types) {
-      auto tensor = cast<RankedTensorType>(t);
-      // An empty tensor is never accessed; a 1-D memref of 0 elements keeps
-      // the bare-pointer convention (a 0 inside a shape makes its strides
-      // non-static).
-      if (tensor.getNumElements() == 0 && tensor.getRank() > 1) {
-        argTypes.push_back(MemRefType::get({0}, tensor.getElementType(),
-                                           MemRefLayoutAttrInterface(),
-                                           global));
-        continue;
-      }
-      argTypes.push_back(MemRefType::get(tensor.getShape(),
-                                         tensor.getElementType(),
-                                         MemRefLayoutAttrInterface(), global));
-    }
-
-  std::string prefix = "kernel";
-  if (auto parent = anchor->getParentOfType<FunctionOpInterface>())
-    prefix = parent.getName().str();
-  std::string name;
-  do {
-    name = prefix + "_" + kind.str() + "_" + std::to_string(counter++);
-  } while (symbols->lookup(name));
-
-  OpBuilder outer = OpBuilder::atBlockEnd(kernels.getBody());
-  auto func = gpu::GPUFuncOp::create(outer, anchor->getLoc(), name,
-                                     FunctionType::get(ctx, argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), outer.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      DenseI32ArrayAttr::get(ctx, {int32_t(block), 1, 1}));
-  symbols->insert(func);
-  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
-  gpu::ReturnOp::create(b, anchor->getLoc());
-
-  setLaunch(anchor,
-            SymbolRefAttr::get(ctx, kKernelModuleName,
-                               {FlatSymbolRefAttr::get(ctx, name)}),
-            {int64_t(grid), 1, 1}, {int64_t(block), 1, 1});
-  return func;
+  codegen::KernelSignature signature;
+  for (Type t : inputs)
+    signature.inputs.push_back(cast<RankedTensorType>(t));
+  for (Type t : results)
+    signature.results.push_back(cast<RankedTensorType>(t));
+  return kernels->createKernel(anchor, kind, signature, {grid, 1, 1},
+                               {block, 1, 1});
 }
 
 //===----------------------------------------------------------------------===//
@@ -1187,6 +1154,21 @@ static DenseSet<Operation *> findAliasedReshapes(ModuleOp module) {
 // The pass
 //===----------------------------------------------------------------------===//
 
+LogicalResult LowerOpsToGPUPass::lowerGroup(KernelOp kernel) {
+  if (kernel.getContraction())
+    return kernel->emitOpError() << "has a contraction but no crest.launch; "
+                                    "run crest-lower-to-gpu first";
+  Block &body = kernel.getBody().front();
+  SmallVector<Value> inputs(body.getArguments());
+  SmallVector<Operation *> ops;
+  for (Operation &inner : body.without_terminator())
+    ops.push_back(&inner);
+  SmallVector<Value> yielded(cast<YieldOp>(body.getTerminator()).getValues());
+  if (yielded.empty())
+    return kernel->emitOpError() << "yields nothing";
+  return lowerElementwise(kernel, inputs, ops, yielded);
+}
+
 void LowerOpsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   TargetAttr target = lookupTarget(module);
@@ -1215,68 +1197,43 @@ void LowerOpsToGPUPass::runOnOperation() {
   if (work.empty())
     return;
 
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  UnitAttr::get(&getContext()));
-  kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
-      SymbolTable::lookupSymbolIn(module, kKernelModuleName));
-  if (!kernels) {
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    kernels =
-        gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName);
-  }
-  SymbolTable symbolTable(kernels);
-  symbols = &symbolTable;
+  codegen::KernelModule kernelModule(module);
+  kernels = &kernelModule;
 
   for (Operation *op : work) {
-    LogicalResult result = success();
-    if (auto kernel = dyn_cast<KernelOp>(op)) {
-      if (kernel.getContraction()) {
-        result = op->emitOpError()
-                 << "has a contraction but no crest.launch; run "
-                    "crest-lower-to-gpu first";
-      } else {
-        Block &body = kernel.getBody().front();
-        SmallVector<Value> inputs(body.getArguments());
-        SmallVector<Operation *> ops;
-        for (Operation &inner : body.without_terminator())
-          ops.push_back(&inner);
-        SmallVector<Value> yielded(
-            cast<YieldOp>(body.getTerminator()).getValues());
-        if (yielded.empty())
-          result = op->emitOpError() << "yields nothing";
-        else
-          result = lowerElementwise(op, inputs, ops, yielded);
-      }
-    } else if (op->hasTrait<crest::OpTrait::Elementwise>()) {
-      SmallVector<Value> inputs(op->getOperands());
-      result = lowerElementwise(op, inputs, {op}, {op->getResult(0)});
-    } else if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
-      result = lowerSoftmax(softmax);
-    } else if (auto norm = dyn_cast<LayerNormOp>(op)) {
-      result = lowerLayerNorm(norm);
-    } else if (auto mean = dyn_cast<ReduceMeanOp>(op)) {
-      result = lowerMean(op, mean.getDims());
-    } else if (isa<GlobalAvgPool2DOp>(op)) {
-      int64_t hw[] = {2, 3};
-      result = lowerMean(op, hw);
-    } else if (isa<MaxPool2DOp, AvgPool2DOp>(op)) {
-      result = lowerPool(op);
-    } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-      result = lowerTranspose(transpose);
-    } else if (auto slice = dyn_cast<SliceOp>(op)) {
-      result = lowerSlice(slice);
-    } else if (auto concat = dyn_cast<ConcatOp>(op)) {
-      result = lowerConcat(concat);
-    } else if (auto gather = dyn_cast<GatherOp>(op)) {
-      result = lowerGather(gather);
-    } else if (isa<ReshapeOp>(op)) {
-      result = lowerCopy(op, "reshape");
-    } else if (isa<ContractionOpInterface>(op)) {
-      result = op->emitOpError()
-               << "has no crest.launch; run crest-lower-to-gpu first";
-    } else {
-      result = op->emitOpError() << "has no GPU kernel lowering";
-    }
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
+            .Case([&](KernelOp kernel) { return lowerGroup(kernel); })
+            .Case([&](SoftmaxOp softmax) { return lowerSoftmax(softmax); })
+            .Case([&](LayerNormOp norm) { return lowerLayerNorm(norm); })
+            .Case([&](ReduceMeanOp mean) {
+              return lowerMean(mean, mean.getDims());
+            })
+            .Case([&](GlobalAvgPool2DOp pool) {
+              int64_t hw[] = {2, 3};
+              return lowerMean(pool, hw);
+            })
+            .Case<MaxPool2DOp, AvgPool2DOp>(
+                [&](Operation *pool) { return lowerPool(pool); })
+            .Case([&](TransposeOp t) { return lowerTranspose(t); })
+            .Case([&](SliceOp slice) { return lowerSlice(slice); })
+            .Case([&](ConcatOp concat) { return lowerConcat(concat); })
+            .Case([&](GatherOp gather) { return lowerGather(gather); })
+            .Case([&](ReshapeOp reshape) {
+              return lowerCopy(reshape, "reshape");
+            })
+            .Case([&](ContractionOpInterface) {
+              return op->emitOpError()
+                     << "has no crest.launch; run crest-lower-to-gpu first";
+            })
+            .Default([&](Operation *other) -> LogicalResult {
+              if (other->hasTrait<crest::OpTrait::Elementwise>()) {
+                SmallVector<Value> inputs(other->getOperands());
+                return lowerElementwise(other, inputs, {other},
+                                        {other->getResult(0)});
+              }
+              return other->emitOpError() << "has no GPU kernel lowering";
+            });
     if (failed(result))
       return signalPassFailure();
   }

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ElementwiseEmitter.h"
+#include "KernelSkeleton.h"
+#include "MmaEmitter.h"
 
 #include "crest/Codegen/KernelConfig.h"
 #include "crest/Codegen/Passes.h"
@@ -39,7 +41,7 @@ using namespace crest;
 
 namespace {
 
-constexpr StringLiteral kKernelModuleName = "crest_kernels";
+using codegen::MmaOperand;
 /// Work-items per workgroup of the direct convolution kernel.
 constexpr int64_t kDirectConvBlockSize = 256;
 
@@ -87,6 +89,9 @@ struct KernelPlan {
   ConfigAttr config;
   const ChipInfo *chip;
   const MmaInstruction *mma;
+  /// The instruction family's fragments and instructions (shared by the
+  /// copies of a plan).
+  std::shared_ptr<const codegen::MmaEmitter> mmaEmitter;
   unsigned waveSize;
   // Problem.
   int64_t batch, m, n, k;
@@ -187,7 +192,8 @@ private:
   /// at K offset `kOffset` (relative to the K step), from LDS or global.
   Value loadFragment(bool isLhs, int64_t t, int64_t kOffset, Value step,
                      Value slot);
-  Value mfma(Value a, Value b, Value acc);
+  /// acc + a * b: one matrix instruction.
+  Value emitMma(Value a, Value b, Value acc);
   /// `len` elements of the implicit-GEMM lhs of a convolution, row `row`
   /// (an output pixel), K `k0`.. (channel, ky, kx), gathered from the input
   /// with padding, stride and dilation; out-of-range taps read zero.
@@ -517,15 +523,16 @@ void KernelBuilder::copyTileToLds(bool isLhs, Value step, Value slot) {
 
 Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
                                   Value step, Value slot) {
-  // The lane holds row/column getX(lane), K from getFirstK(lane) on.
-  mma::InputLayout layout =
-      isLhs ? mma::getALayout(*plan.mma) : mma::getBLayout(*plan.mma);
-  int64_t mn = layout.dim;
+  // The lane holds one row (column) of the instruction tile, kpl
+  // consecutive K from its K group's first on.
+  const codegen::MmaEmitter &mma = *plan.mmaEmitter;
+  MmaOperand operand = isLhs ? MmaOperand::A : MmaOperand::B;
+  int64_t mn = isLhs ? mma.getM() : mma.getN();
   Value inTile =
       add(mul(isLhs ? waveRow : waveCol, idx(isLhs ? plan.waveM : plan.waveN)),
-          add(idx(t * mn), rem(lane, layout.dim)));
-  Value kk = add(idx(kOffset), mul(div(lane, layout.getLanesPerKGroup()),
-                                   idx(layout.perLane)));
+          add(idx(t * mn), mma.getOperandIndex(b, b.getLoc(), lane, operand)));
+  Value kk = add(idx(kOffset),
+                 mma.getOperandFirstK(b, b.getLoc(), lane, operand));
   Type elt = isLhs ? lhsElt() : rhsElt();
   Value frag;
   if (plan.shareLds) {
@@ -553,14 +560,8 @@ Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
   return frag;
 }
 
-Value KernelBuilder::mfma(Value a, Value bv, Value acc) {
-  const MmaInstruction &mma = *plan.mma;
-  return amdgpu::MFMAOp::create(
-      b, acc.getType(), b.getI32IntegerAttr(mma.m), b.getI32IntegerAttr(mma.n),
-      b.getI32IntegerAttr(mma.k), b.getI32IntegerAttr(mma.blocks), a, bv, acc,
-      b.getI32IntegerAttr(0), b.getI32IntegerAttr(0),
-      amdgpu::MFMAPermBAttr::get(b.getContext(), amdgpu::MFMAPermB::none),
-      plan.xf32 ? b.getUnitAttr() : UnitAttr());
+Value KernelBuilder::emitMma(Value a, Value bv, Value acc) {
+  return plan.mmaEmitter->emitMma(b, b.getLoc(), a, bv, acc);
 }
 
 Value KernelBuilder::gatherPatch(Value row, Value k0, int64_t len) {
@@ -633,25 +634,21 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
                                           ArrayRef<Operation *> epilogue,
                                           ArrayRef<Value> bodyInputs,
                                           ArrayRef<Value> yielded) {
-  const MmaInstruction &mma = *plan.mma;
-  int64_t tilesM = plan.waveM / mma.m, tilesN = plan.waveN / mma.n;
-  mma::AccLayout layout = mma::getDLayout(mma);
+  const codegen::MmaEmitter &mma = *plan.mmaEmitter;
+  int64_t tilesM = plan.waveM / mma.getM(), tilesN = plan.waveN / mma.getN();
+  Location loc = b.getLoc();
 
   for (int64_t ti = 0; ti < tilesM; ++ti) {
     for (int64_t tj = 0; tj < tilesN; ++tj) {
       Value acc = accs[ti * tilesN + tj];
       Value j = add(colBase, add(mul(waveCol, idx(plan.waveN)),
-                                 add(idx(tj * mma.n), rem(lane, layout.n))));
-      // Element r of the lane is row getRowOffset(r) + getRowStride() *
-      // (lane / n % side) of the MMA tile (MmaLayout.h).
-      Value laneGroup = div(lane, layout.n);
-      if (layout.needsLaneGroupModulo())
-        laneGroup = rem(laneGroup, layout.side);
+                                 add(idx(tj * mma.getN()),
+                                     mma.getAccColumn(b, loc, lane))));
       for (int64_t r = 0; r < plan.accPerLane; ++r) {
-        Value iInTile = add(idx(layout.getRowOffset(r)),
-                            mul(laneGroup, idx(layout.getRowStride())));
-        Value i = add(rowBase, add(mul(waveRow, idx(plan.waveM)),
-                                   add(idx(ti * mma.m), iInTile)));
+        Value i = add(rowBase,
+                      add(mul(waveRow, idx(plan.waveM)),
+                          add(idx(ti * mma.getM()),
+                              mma.getAccRow(b, loc, lane, r))));
         // Guard the element unless the tiles divide the output.
         OpBuilder::InsertionGuard g(b);
         if (plan.m % plan.tileM != 0 || plan.n % plan.tileN != 0) {
@@ -880,7 +877,7 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
       for (int64_t ti = 0; ti < tilesM; ++ti)
         for (int64_t tj = 0; tj < tilesN; ++tj)
           accs[ti * tilesN + tj] =
-              mfma(aFrags[s][ti], bFrags[s][tj], accs[ti * tilesN + tj]);
+              emitMma(aFrags[s][ti], bFrags[s][tj], accs[ti * tilesN + tj]);
       // The global loads go with the first MFMAs (their address arithmetic
       // fills the MFMA issue gaps); the other MFMAs cover their latency.
       if (ahead && s == 0) {
@@ -945,11 +942,7 @@ LogicalResult KernelBuilder::build(gpu::GPUFuncOp func,
                   : arith::AddIOp::create(b, acc, other).getResult();
       }
   }
-  if (failed(emitEpilogue(sums, epilogue, bodyInputs, yielded)))
-    return failure();
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b);
-  return success();
+  return emitEpilogue(sums, epilogue, bodyInputs, yielded);
 }
 
 //===----------------------------------------------------------------------===//
@@ -992,9 +985,15 @@ SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
   Type elt = rhsElt();
   auto vecType = VectorType::get({v}, elt);
   unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
-  // This lane's first K index in the step.
-  Value kLane = add(mul(step, idx(plan.tileK)),
-                    mul(div(lane, mma.n), idx(perLane)));
+  // This lane's first K index in the step (A and B lanes of the same K
+  // group own the same K indices).
+  Location loc = b.getLoc();
+  auto firstK = [&](MmaOperand operand) {
+    return add(mul(step, idx(plan.tileK)),
+               mul(plan.mmaEmitter->getOperandKGroup(b, loc, lane, operand),
+                   idx(perLane)));
+  };
+  Value kLane = firstK(MmaOperand::B);
   Value zeros = arith::ConstantOp::create(
       b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
   SmallVector<Value> loaded;
@@ -1016,10 +1015,11 @@ SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
   // The lhs: the lane's contiguous K elements of each of its rows, in
   // chunks of at most 16 bytes; only lanes whose row is inside M load.
   int64_t chunk = vectorRhsLhsChunk(plan, lhsElt());
+  Value kLhs = firstK(MmaOperand::A);
   for (Value lhsRow : lhsRows)
     for (int64_t c = 0; c < perLane; c += chunk)
       loaded.push_back(readVector(
-          lhsMem, operandIndices(lhsMem, batchIdx, lhsRow, add(kLane, idx(c))),
+          lhsMem, operandIndices(lhsMem, batchIdx, lhsRow, add(kLhs, idx(c))),
           chunk, /*alongRows=*/false, lessThan(lhsRow, plan.m),
           /*alwaysInBounds=*/!guardK && plan.m % plan.tileM == 0));
   return loaded;
@@ -1064,7 +1064,7 @@ void KernelBuilder::computeVectorRhsStep(ArrayRef<Value> loaded,
                                                              elements)
                                   .getResult();
       for (int64_t ti = 0; ti < tilesM; ++ti)
-        accs[ti * v + col] = mfma(lhs[ti], frag, accs[ti * v + col]);
+        accs[ti * v + col] = emitMma(lhs[ti], frag, accs[ti * v + col]);
     }
   }
 }
@@ -1085,11 +1085,19 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   waveCol = idx(0);
 
   // The lane's v columns (clamped into N) and its lhs rows.
+  const codegen::MmaEmitter &emitter = *plan.mmaEmitter;
+  Location loc = b.getLoc();
   Value rhsCol = arith::MinUIOp::create(
-      b, add(colBase, mul(rem(lane, mma.n), idx(v))), idx(plan.n - v));
+      b,
+      add(colBase,
+          mul(emitter.getOperandIndex(b, loc, lane, MmaOperand::B), idx(v))),
+      idx(plan.n - v));
   SmallVector<Value> lhsRows;
   for (int64_t ti = 0; ti < tilesM; ++ti)
-    lhsRows.push_back(add(rowBase, add(idx(ti * mma.m), rem(lane, mma.m))));
+    lhsRows.push_back(
+        add(rowBase,
+            add(idx(ti * mma.m),
+                emitter.getOperandIndex(b, loc, lane, MmaOperand::A))));
 
   auto accVecType = VectorType::get({plan.accPerLane}, plan.accType);
   Value zeroAcc = arith::ConstantOp::create(
@@ -1200,12 +1208,10 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   }
 
   // Partial sums to LDS, row-major: for each accumulator register a lane
-  // stores its v tiles' values, which are v consecutive columns.
-  int64_t groupsPerTile = plan.waveSize / mma.n;
+  // stores its v tiles' values, which are v consecutive columns (its B
+  // column index is its accumulator column).
   auto rowOf = [&](int64_t ti, int64_t r) {
-    int64_t block = r / 4, within = r % 4;
-    return add(idx(ti * mma.m + block * 4 * groupsPerTile + within),
-               mul(div(lane, mma.n), idx(4)));
+    return add(idx(ti * mma.m), emitter.getAccRow(b, loc, lane, r));
   };
   auto rowVecType = VectorType::get({v}, plan.accType);
   for (int64_t ti = 0; ti < tilesM; ++ti)
@@ -1222,7 +1228,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
       vector::StoreOp::create(
           b, vector::FromElementsOp::create(b, rowVecType, values),
           ldsPartials,
-          ValueRange{kSlice, i, mul(rem(lane, mma.n), idx(v))});
+          ValueRange{kSlice, i, mul(emitter.getAccColumn(b, loc, lane), idx(v))});
     }
 
   // The first `epilogueWaves` waves each add up a block of columns in the
@@ -1252,7 +1258,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   // The tile column of this lane's elements of MMA tile tj.
   auto colOf = [&](int64_t tj) {
     return add(mul(kSlice, idx(tilesPerWave * mma.n)),
-               add(idx(tj * mma.n), rem(lane, mma.n)));
+               add(idx(tj * mma.n), emitter.getAccColumn(b, loc, lane)));
   };
   SmallVector<Value> sums;
   for (int64_t ti = 0; ti < tilesM; ++ti)
@@ -1277,11 +1283,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
       sums.push_back(vector::FromElementsOp::create(b, accVecType, elements));
     }
   if (groups == 1) {
-    if (failed(finisher.emitEpilogue(sums, epilogue, bodyInputs, yielded)))
-      return failure();
-    b.setInsertionPointToEnd(&func.getBody().front());
-    gpu::ReturnOp::create(b);
-    return success();
+    return finisher.emitEpilogue(sums, epilogue, bodyInputs, yielded);
   }
 
   // Global split-K: this workgroup's sums go to its slice of the
@@ -1381,12 +1383,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   for (ArrayRef<Value> elements : totals)
     totalVectors.push_back(
         vector::FromElementsOp::create(b, accVecType, elements));
-  if (failed(finisher.emitEpilogue(totalVectors, epilogue, bodyInputs,
-                                   yielded)))
-    return failure();
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b);
-  return success();
+  return finisher.emitEpilogue(totalVectors, epilogue, bodyInputs, yielded);
 }
 
 LogicalResult KernelBuilder::buildDirectConv(gpu::GPUFuncOp func,
@@ -1487,11 +1484,7 @@ LogicalResult KernelBuilder::buildDirectConv(gpu::GPUFuncOp func,
     sum = channels.getResult(0);
   }
   Value coords[] = {image, f, oy, ox};
-  if (failed(emitEpilogueElement(sum, coords, epilogue, bodyInputs, yielded)))
-    return failure();
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b);
-  return success();
+  return emitEpilogueElement(sum, coords, epilogue, bodyInputs, yielded);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1516,8 +1509,7 @@ private:
                              ConfigAttr config, TargetAttr target);
   LogicalResult lower(Operation *anchor, ContractionOpInterface op,
                       ConfigAttr config, TargetAttr target,
-                      gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                      unsigned &counter);
+                      codegen::KernelModule &kernels);
 };
 } // namespace
 
@@ -1576,11 +1568,13 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   if (!p.mma)
     return op->emitOpError() << "config instruction " << config.getMma()
                              << " is not one of " << p.chip->name << "'s";
-  if (p.mma->kind != MmaKind::MFMA || p.mma->blocks != 1 ||
-      p.mma->m != p.mma->n || p.waveSize != 64)
-    return op->emitOpError()
-           << "codegen supports single-block MFMA instructions in wave64; "
-           << p.mma->mnemonic << " is not one";
+  p.xf32 = isa<FloatTF32Type>(op.getPrecision().getLhs());
+  FailureOr<std::unique_ptr<codegen::MmaEmitter>> emitter =
+      codegen::createMmaEmitter(*p.mma, p.waveSize, p.xf32,
+                                [&] { return op->emitOpError(); });
+  if (failed(emitter))
+    return failure();
+  p.mmaEmitter = std::move(*emitter);
   if (auto conv = dyn_cast<Conv2DOp>(op.getOperation());
       conv && conv.getGroups() != 1)
     return op->emitOpError()
@@ -1603,7 +1597,6 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.transposeLhs = op->hasAttr("transpose_lhs");
   p.transposeRhs = op->hasAttr("transpose_rhs");
   p.accType = op.getPrecision().getAcc();
-  p.xf32 = isa<FloatTF32Type>(op.getPrecision().getLhs());
   p.tileM = config.getTileM();
   p.tileN = config.getTileN();
   p.tileK = config.getTileK();
@@ -1617,8 +1610,8 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   p.globalSplitK = config.getGlobalSplitK();
   p.tilesAlongN = llvm::divideCeil(p.n, p.tileN);
   p.shareLds = config.getScope() == SyncScope::Workgroup;
-  p.kpl = mma::getALayout(*p.mma).perLane;
-  p.accPerLane = mma::getDLayout(*p.mma).elementsPerLane;
+  p.kpl = p.mmaEmitter->getOperandElementsPerLane(MmaOperand::A);
+  p.accPerLane = p.mmaEmitter->getAccElementsPerLane();
   if (auto conv = dyn_cast<Conv2DOp>(op.getOperation())) {
     // Implicit GEMM: rows are output pixels, columns filters, K runs over
     // (channel, ky, kx). The filter is the rhs viewed as F x K, i.e. a
@@ -1651,8 +1644,7 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
 LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                     ContractionOpInterface op,
                                     ConfigAttr config, TargetAttr target,
-                                    gpu::GPUModuleOp kernels,
-                                    SymbolTable &symbols, unsigned &counter) {
+                                    codegen::KernelModule &kernels) {
   // Grouped and depthwise convolutions get the direct kernel (no config).
   auto conv = dyn_cast<Conv2DOp>(op.getOperation());
   bool direct = conv && conv.getGroups() != 1 && !config;
@@ -1710,34 +1702,20 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
              << "kernel results must have the contraction's output shape";
   }
 
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  SmallVector<Type> argTypes;
-  for (Value v : hostInputs) {
-    auto t = cast<RankedTensorType>(v.getType());
-    argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType(),
-                                       MemRefLayoutAttrInterface(), global));
-  }
-  for (Type t : resultTypes) {
-    auto rt = cast<RankedTensorType>(t);
-    argTypes.push_back(MemRefType::get(rt.getShape(), rt.getElementType(),
-                                       MemRefLayoutAttrInterface(), global));
-  }
+  codegen::KernelSignature signature;
+  for (Value v : hostInputs)
+    signature.inputs.push_back(cast<RankedTensorType>(v.getType()));
+  for (Type t : resultTypes)
+    signature.results.push_back(cast<RankedTensorType>(t));
   // Global split-K: the groups' partial sums and the tiles' semaphores.
-  SmallVector<RankedTensorType> workspaceTypes, semaphoreTypes;
   if (!direct && p.globalSplitK > 1) {
-    workspaceTypes.push_back(RankedTensorType::get(
+    signature.workspace.push_back(RankedTensorType::get(
         {p.globalSplitK, p.batch, p.m, p.n}, p.accType));
-    semaphoreTypes.push_back(RankedTensorType::get(
+    signature.semaphores.push_back(RankedTensorType::get(
         {p.batch * int64_t(llvm::divideCeil(p.m, p.tileM)) * p.tilesAlongN},
         IntegerType::get(ctx, 32)));
-    for (RankedTensorType t : llvm::concat<RankedTensorType>(workspaceTypes,
-                                                            semaphoreTypes))
-      argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType(),
-                                         MemRefLayoutAttrInterface(), global));
   }
-  SmallVector<Type> ldsTypes;
+  SmallVector<Type> &ldsTypes = signature.workgroupBuffers;
   if (!direct && p.shareLds) {
     // The padded A/B stages of the one LDS layout (KernelResources.h).
     GemmLdsShape shape;
@@ -1751,42 +1729,40 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     GemmLdsLayout lds = computeGemmLdsLayout(shape);
     for (auto [tile, type] :
          {std::pair(lds.lhs, p.lhsType), std::pair(lds.rhs, p.rhsType)})
-      ldsTypes.push_back(MemRefType::get(
-          {tile.stages, tile.rows, tile.rowElements}, type.getElementType(),
-          MemRefLayoutAttrInterface(), workgroup));
+      ldsTypes.push_back(codegen::getWorkgroupMemRefType(
+          {tile.stages, tile.rows, tile.rowElements}, type.getElementType()));
   }
   if (!direct && p.rhsVector > 1) {
     // Every wave's partial sums of the rows inside M, row-major.
-    ldsTypes.push_back(MemRefType::get({p.splitK, p.reduceRows, p.waveN},
-                                       p.accType, MemRefLayoutAttrInterface(),
-                                       workgroup));
+    ldsTypes.push_back(codegen::getWorkgroupMemRefType(
+        {p.splitK, p.reduceRows, p.waveN}, p.accType));
   } else if (!direct && p.splitK > 1) {
     // The partial accumulators of K slices 1..splitK-1, per wave of a
     // slice, per MMA tile, lane-major so each lane's registers are one
     // 16-byte-aligned vector.
     int64_t tiles = (p.waveM / p.mma->m) * (p.waveN / p.mma->n);
-    ldsTypes.push_back(MemRefType::get(
+    ldsTypes.push_back(codegen::getWorkgroupMemRefType(
         {p.splitK - 1, p.wavesM * p.wavesN, tiles, p.waveSize, p.accPerLane},
-        p.accType, MemRefLayoutAttrInterface(), workgroup));
+        p.accType));
   }
 
-  std::string name;
-  auto parentFunc = anchor->getParentOfType<FunctionOpInterface>();
-  do {
-    name = (parentFunc ? parentFunc.getName().str() : std::string("kernel")) +
-           "_" + std::to_string(counter++);
-  } while (symbols.lookup(name));
-
-  OpBuilder outer = OpBuilder::atBlockEnd(kernels.getBody());
-  auto funcType = FunctionType::get(ctx, argTypes, {});
-  auto func = gpu::GPUFuncOp::create(outer, anchor->getLoc(), name, funcType,
-                                     ldsTypes, TypeRange{});
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), outer.getUnitAttr());
+  // Launch geometry: a direct convolution's work-items cover the output
+  // elements; a GEMM's workgroups its tiles (times the split-K groups along
+  // x), with the batch along z.
   int64_t threads = direct ? kDirectConvBlockSize
                            : p.wavesM * p.wavesN * p.splitK * p.waveSize;
-  func.setKnownBlockSizeAttr(
-      DenseI32ArrayAttr::get(ctx, {int32_t(threads), 1, 1}));
-  symbols.insert(func);
+  std::array<int64_t, 3> grid;
+  if (direct) {
+    const ConvGeometry &g = p.conv;
+    p.batch = 1;
+    grid = {int64_t(llvm::divideCeil(g.n * g.f * g.oh * g.ow, threads)), 1,
+            1};
+  } else {
+    grid = {p.tilesAlongN * p.globalSplitK,
+            int64_t(llvm::divideCeil(p.m, p.tileM)), p.batch};
+  }
+  gpu::GPUFuncOp func = kernels.createKernel(anchor, /*kind=*/"", signature,
+                                             grid, {threads, 1, 1});
 
   ImplicitLocOpBuilder b(anchor->getLoc(), ctx);
   KernelBuilder builder(p, b);
@@ -1796,22 +1772,6 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                  ? builder.buildVectorRhs(func, epilogue, bodyInputs, yielded)
                  : builder.build(func, epilogue, bodyInputs, yielded)))
     return failure();
-
-  // Launch geometry for the host planner.
-  int64_t gridX = 0, gridY = 1;
-  if (direct) {
-    const ConvGeometry &g = p.conv;
-    p.batch = 1;
-    gridX = llvm::divideCeil(g.n * g.f * g.oh * g.ow, threads);
-  } else {
-    gridX = p.tilesAlongN * p.globalSplitK;
-    gridY = llvm::divideCeil(p.m, p.tileM);
-  }
-  setLaunch(anchor,
-            SymbolRefAttr::get(ctx, kKernelModuleName,
-                               {FlatSymbolRefAttr::get(ctx, name)}),
-            {gridX, gridY, p.batch}, {int64_t(threads), 1, 1}, workspaceTypes,
-            semaphoreTypes);
   return success();
 }
 
@@ -1866,20 +1826,8 @@ void LowerToGPUPass::runOnOperation() {
   if (work.empty())
     return;
 
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  UnitAttr::get(&getContext()));
-  auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
-      SymbolTable::lookupSymbolIn(module, kKernelModuleName));
-  if (!kernels) {
-    OpBuilder builder(module.getBodyRegion());
-    builder.setInsertionPointToEnd(module.getBody());
-    kernels =
-        gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName);
-  }
-  SymbolTable symbols(kernels);
-  unsigned counter = 0;
+  codegen::KernelModule kernels(module);
   for (auto [anchor, contraction, config] : work)
-    if (failed(lower(anchor, contraction, config, target, kernels, symbols,
-                     counter)))
+    if (failed(lower(anchor, contraction, config, target, kernels)))
       return signalPassFailure();
 }

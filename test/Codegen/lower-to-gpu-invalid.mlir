@@ -126,3 +126,17 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return %0 : tensor<1x256xf32>
   }
 }
+
+// -----
+
+// RDNA's WMMA instructions are in the chip table (a config may name them),
+// but codegen has an emitter for the MFMA family only.
+module attributes {crest.target = #crest.target<chip = "gfx1100">} {
+  func.func @wmma(%a: tensor<32x32xf16>) -> tensor<32x32xf32> {
+    // expected-error @+1 {{'crest.matmul' op codegen has no emitter for v_wmma_f32_16x16x16_f16 (the chip table describes it, but Crest generates MFMA kernels only)}}
+    %0 = crest.matmul %a, %a precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           config <mma = "v_wmma_f32_16x16x16_f16", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
+           : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+    return %0 : tensor<32x32xf32>
+  }
+}

@@ -4,10 +4,13 @@
 by clang-22 for gfx942) and the wave instructions emulated per second.
 
 Runs each configuration --repeat times and prints the median and the spread;
-the race detector off is the baseline against which its cost is shown.
-Not a test: it prints numbers.
+the race detector off is the baseline against which its cost is shown, and
+one host thread the baseline of parallel dispatch (--emu-threads; every
+run's output must be the exact product, whatever the thread count). Not a
+test: it prints numbers.
 
   scripts/bench-emulator.py [--build build] [--size 1024] [--repeat 3]
+                            [--threads 1,2]
 """
 import argparse
 import os
@@ -27,6 +30,8 @@ def main():
     p.add_argument("--size", type=int, default=1024)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--chip", default="gfx942")
+    p.add_argument("--threads", default="1,2",
+                   help="host thread counts to compare (first: baseline)")
     args = p.parse_args()
     emu = os.path.join(args.build, "bin", "crest-emu")
     src = os.path.join(root, "test", "Emulator", "e2e")
@@ -47,9 +52,14 @@ def main():
         want = a.astype(np.float32) @ b.astype(np.float32)
         print(f"{n}x{n}x{n} f16 GEMM on {args.chip}: grid {n // 64}x{n // 64}"
               f", 256 work-items, {args.repeat} runs each")
-        for label, extra in [("race detector off (baseline)",
-                              ["--no-race-check"]),
-                             ("race detector on", [])]:
+        threads = [int(t) for t in args.threads.split(",")]
+        configs = [(f"race detector off, {t} thread{'s' if t > 1 else ''}",
+                    ["--no-race-check", f"--emu-threads={t}"], t)
+                   for t in threads]
+        configs += [(f"race detector on, {t} thread{'s' if t > 1 else ''}",
+                     [f"--emu-threads={t}"], t) for t in threads]
+        medians = {}
+        for label, extra, t in configs:
             times, instrs = [], 0
             for _ in range(args.repeat):
                 out = subprocess.run(
@@ -65,9 +75,15 @@ def main():
                     print("  WRONG RESULT", file=sys.stderr)
                     return 1
             med = statistics.median(times)
+            race = "on" if "--no-race-check" not in extra else "off"
+            medians[(race, t)] = med
+            speedup = ""
+            if t != threads[0]:
+                speedup = (f", {medians[(race, threads[0])] / med:.2f}x "
+                           f"{threads[0]} thread")
             print(f"  {label}: median {med:.2f} s (min {min(times):.2f}, max "
                   f"{max(times):.2f}), {instrs} wave instructions, "
-                  f"{instrs / med / 1e6:.2f} M wave-instructions/s")
+                  f"{instrs / med / 1e6:.2f} M wave-instructions/s{speedup}")
     return 0
 
 

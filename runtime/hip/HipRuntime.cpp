@@ -135,6 +135,7 @@ struct Runtime {
   int currentDevice = 0;
   // Options, from the environment.
   uint32_t quantum = 64;
+  unsigned threads = emu::getHostThreads();
   std::optional<uint64_t> seed;
   bool detectRaces = true;
   bool timing = false;
@@ -176,6 +177,8 @@ void initialize(Runtime &rt) {
   if (auto q = envNumber("CREST_HIP_QUANTUM"); q && *q > 0)
     rt.quantum = uint32_t(*q);
   rt.seed = envNumber("CREST_HIP_SEED");
+  if (auto t = envNumber("CREST_HIP_THREADS"); t && *t > 0)
+    rt.threads = unsigned(*t);
   if (auto r = envNumber("CREST_HIP_RACE_CHECK"))
     rt.detectRaces = *r != 0;
   if (auto t = envNumber("CREST_HIP_TIMING"))
@@ -535,6 +538,7 @@ hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
   config.gridDims = 3;
   config.quantum = rt.quantum;
   config.seed = rt.seed;
+  config.threads = rt.threads;
   config.detectRaces = rt.detectRaces;
   bool timed = rt.timing && rt.chip->timing;
   if (timed)

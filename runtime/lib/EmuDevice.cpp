@@ -150,6 +150,7 @@ public:
     config.block = block;
     config.quantum = options.quantum;
     config.seed = options.seed;
+    config.threads = options.threads;
     config.detectRaces = options.detectRaces;
     config.maxInstructions = options.maxInstructions;
     config.maxWaveInstructions = options.maxWaveInstructions;
@@ -193,6 +194,8 @@ Expected<std::unique_ptr<Device>> createEmuDevice(StringRef chip,
     return makeError("the emulator does not know chip '" + chip + "'");
   if (options.quantum == 0)
     return makeError("the emulator's quantum must be at least 1");
+  if (options.threads == 0)
+    return makeError("the emulator needs at least 1 thread");
   return std::make_unique<EmuDevice>(*info, options);
 }
 

@@ -80,6 +80,11 @@ static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Random wave order and quanta from "
                                        "this seed (0: round-robin)"),
                               cl::cat(category));
+static cl::opt<unsigned> threads(
+    "emu-threads", cl::init(0),
+    cl::desc("Host threads that run workgroups (default 0: all cores; the "
+             "results do not depend on it)"),
+    cl::cat(category));
 static cl::opt<unsigned> dynamicLds("dynamic-lds", cl::init(0),
                                     cl::desc("Dynamic LDS bytes"),
                                     cl::cat(category));
@@ -213,6 +218,7 @@ static int run(int argc, char **argv) {
     config.seed = seed;
   config.dynamicLdsBytes = dynamicLds;
   config.detectRaces = !noRaceCheck;
+  config.threads = threads ? unsigned(threads) : emu::getHostThreads();
   if (maxInstructions == 0 || maxWaveInstructions == 0 || timeoutSeconds < 0)
     return fail(makeError("--max-instructions and --max-wave-instructions "
                           "must be positive, --timeout not negative"));

@@ -66,6 +66,11 @@ static cl::opt<uint64_t> emuSeed("emu-seed", cl::init(0),
                                           "quanta from this seed (0: "
                                           "round-robin)"),
                                  cl::cat(category));
+static cl::opt<unsigned> emuThreads(
+    "emu-threads", cl::init(0),
+    cl::desc("Emulator: host threads that run a launch's workgroups "
+             "(default 0: all cores; the results do not depend on it)"),
+    cl::cat(category));
 static cl::opt<unsigned> emuQuantum("emu-quantum", cl::init(64),
                                     cl::desc("Emulator: instructions a wave "
                                              "runs before the next one"),
@@ -321,6 +326,8 @@ static int run(int argc, char **argv) {
   EmuOptions emuOptions;
   emuOptions.detectRaces = !noRaceCheck;
   emuOptions.quantum = emuQuantum;
+  if (emuThreads)
+    emuOptions.threads = emuThreads;
   if (maxInstructions == 0 || maxWaveInstructions == 0 || timeoutSeconds < 0)
     return fail(makeError("--max-instructions and --max-wave-instructions "
                           "must be positive, --timeout not negative"));

@@ -16,6 +16,8 @@
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 
 #include <chrono>
 #include <random>
@@ -73,18 +75,32 @@ uint8_t *Memory::translate(uint64_t address, uint64_t size) {
   if (address - cachedBase < cachedSize &&
       size <= cachedSize - (address - cachedBase))
     return cachedData + (address - cachedBase);
+  return find(address, size, cachedBase, cachedSize, cachedData);
+}
+
+uint8_t *Memory::find(uint64_t address, uint64_t size, uint64_t &allocBase,
+                      uint64_t &allocSize, uint8_t *&allocData) const {
   auto it = allocations.upper_bound(address);
   if (it == allocations.begin())
     return nullptr;
   --it;
   uint64_t offset = address - it->first;
-  std::vector<uint8_t> &bytes = it->second.bytes;
+  // The bytes are the device's memory: handing out a mutable pointer from a
+  // const lookup is what lets several workers share the map.
+  auto &bytes = const_cast<std::vector<uint8_t> &>(it->second.bytes);
   if (offset >= bytes.size() || size > bytes.size() - offset)
     return nullptr;
-  cachedBase = it->first;
-  cachedSize = bytes.size();
-  cachedData = bytes.data();
+  allocBase = it->first;
+  allocSize = bytes.size();
+  allocData = bytes.data();
   return bytes.data() + offset;
+}
+
+uint8_t *Dispatch::translate(uint64_t address, uint64_t size) {
+  if (address - cachedBase < cachedSize &&
+      size <= cachedSize - (address - cachedBase))
+    return cachedData + (address - cachedBase);
+  return memory.find(address, size, cachedBase, cachedSize, cachedData);
 }
 
 Error Memory::write(uint64_t address, ArrayRef<uint8_t> data) {
@@ -218,7 +234,7 @@ void Wave::writeScalarN(const Operand &op, const uint32_t *values, unsigned n) {
 
 uint8_t *Wave::global(const Inst &inst, uint64_t address, uint32_t size,
                       unsigned lane) {
-  if (uint8_t *p = dispatch.memory.translate(address, size)) {
+  if (uint8_t *p = dispatch.translate(address, size)) {
     if (trace)
       trace->noteGlobal(address, size, dispatch.lineShift);
     return p;
@@ -518,22 +534,24 @@ namespace {
 /// Runs one workgroup to completion.
 class WorkgroupRunner {
 public:
-  WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng);
+  explicit WorkgroupRunner(Dispatch &dispatch);
 
-  void run(Workgroup &wg);
+  /// Runs `wg`; with a seed, its waves interleave at random from a
+  /// generator seeded by the seed and the workgroup's linear index.
+  void run(Workgroup &wg, std::optional<uint64_t> seed, uint64_t linear);
 
 private:
+  void run(Workgroup &wg);
   void setUpWave(Wave &wave, unsigned firstItem, unsigned totalItems);
   Dispatch &dispatch;
-  std::mt19937_64 *rng;
+  std::mt19937_64 *rng = nullptr;
   /// Per instruction: 1 if it is an `s_waitcnt` with lgkmcnt(0) (the race
   /// detector's view of when a wave's LDS writes have completed).
   std::vector<uint8_t> waitsForLgkm;
 };
 } // namespace
 
-WorkgroupRunner::WorkgroupRunner(Dispatch &dispatch, std::mt19937_64 *rng)
-    : dispatch(dispatch), rng(rng) {
+WorkgroupRunner::WorkgroupRunner(Dispatch &dispatch) : dispatch(dispatch) {
   const std::vector<Inst> &insts = dispatch.program.getInstructions();
   waitsForLgkm.assign(insts.size(), 0);
   for (size_t i = 0; i < insts.size(); ++i)
@@ -588,7 +606,7 @@ void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
   // USER_SGPR_COUNT.
   if (config.preloadKernargs && kd.kernargPreloadLength()) {
     // (launch() checked that the dwords lie in the kernarg allocation.)
-    const uint8_t *preload = dispatch.memory.translate(
+    const uint8_t *preload = dispatch.translate(
         dispatch.kernargAddress + 4 * kd.kernargPreloadOffset(),
         4 * kd.kernargPreloadLength());
     for (unsigned i = 0; i < kd.kernargPreloadLength(); ++i)
@@ -635,6 +653,19 @@ void WorkgroupRunner::setUpWave(Wave &wave, unsigned firstItem,
               (kd.floatDenormMode32() << 4) | (kd.floatDenormMode16_64() << 6) |
               (kd.dx10Clamp() ? mode::Dx10Clamp : 0) |
               (kd.ieeeMode() ? mode::Ieee : 0);
+}
+
+void WorkgroupRunner::run(Workgroup &wg, std::optional<uint64_t> seed,
+                          uint64_t linear) {
+  std::optional<std::mt19937_64> generator;
+  if (seed) {
+    std::seed_seq sequence{uint32_t(*seed), uint32_t(*seed >> 32),
+                           uint32_t(linear), uint32_t(linear >> 32)};
+    generator.emplace(sequence);
+  }
+  rng = generator ? &*generator : nullptr;
+  run(wg);
+  rng = nullptr;
 }
 
 void WorkgroupRunner::run(Workgroup &wg) {
@@ -738,7 +769,8 @@ void WorkgroupRunner::run(Workgroup &wg) {
       if (wave.status != Wave::Status::Ready)
         break;
     }
-    if (result.waveInstructions > config.maxInstructions && !dispatch.failed())
+    if (dispatch.getInstructionsSoFar() > config.maxInstructions &&
+        !dispatch.failed())
       dispatch.error = formatv("the dispatch exceeded {0} wave instructions "
                                "(a kernel that never ends? raise the budget "
                                "with --max-instructions)",
@@ -752,6 +784,129 @@ void WorkgroupRunner::run(Workgroup &wg) {
                                  config.timeoutSeconds);
     }
   }
+}
+
+namespace {
+/// Merges one workgroup's counters and race reports into the dispatch's, in
+/// workgroup order: the reports keep the first of each (kind, address,
+/// otherAddress) up to LaunchResult::kMaxRaces, as one workgroup at a time
+/// would.
+void mergeWorkgroupResult(LaunchResult &total, LaunchResult &wg) {
+  total.waveInstructions += wg.waveInstructions;
+  total.valuInstructions += wg.valuInstructions;
+  total.saluInstructions += wg.saluInstructions;
+  total.mfmaInstructions += wg.mfmaInstructions;
+  total.ldsInstructions += wg.ldsInstructions;
+  total.vmemInstructions += wg.vmemInstructions;
+  total.barriers += wg.barriers;
+  total.bankConflictCycles += wg.bankConflictCycles;
+  for (auto [address, cycles] : wg.bankConflictCyclesByAddress)
+    total.bankConflictCyclesByAddress[address] += cycles;
+  total.racesFound += wg.racesFound;
+  for (RaceReport &race : wg.races) {
+    if (total.races.size() >= LaunchResult::kMaxRaces)
+      break;
+    bool seen = llvm::any_of(total.races, [&](const RaceReport &other) {
+      return other.kind == race.kind && other.address == race.address &&
+             other.otherAddress == race.otherAddress;
+    });
+    if (!seen)
+      total.races.push_back(std::move(race));
+  }
+}
+
+/// What a workgroup leaves for the ordered merge besides its counters.
+struct WorkgroupOutcome {
+  uint64_t linear;
+  LaunchResult result;
+  std::string error;
+};
+
+/// Runs the dispatch's workgroups (those the timing model's sample executes,
+/// when it is on) on config.threads workers, each with its own copy of
+/// `dispatch`, and merges their results and first error (in grid order)
+/// into `dispatch`.
+void runWorkgroups(Dispatch &dispatch, uint64_t lds) {
+  const LaunchConfig &config = dispatch.config;
+  const std::array<uint32_t, 3> &grid = config.grid;
+  uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
+  timing::Recorder *recorder = dispatch.recorder;
+  // The timing model replays the workgroups in order: one worker.
+  unsigned workers = recorder ? 1 : std::max(1u, config.threads);
+  workers = unsigned(std::min<uint64_t>(workers, total));
+
+  std::mutex atomics, outcomesLock;
+  std::atomic<uint64_t> finishedInstructions{0}, next{0};
+  std::atomic<bool> stop{false};
+  std::vector<WorkgroupOutcome> outcomes;
+  LaunchResult counters;
+  auto work = [&] {
+    Dispatch shard = dispatch;
+    shard.atomics = &atomics;
+    shard.finishedInstructions = &finishedInstructions;
+    WorkgroupRunner runner(shard);
+    LaunchResult mine;
+    while (!stop.load(std::memory_order_relaxed)) {
+      uint64_t linear = next.fetch_add(1);
+      if (linear >= total)
+        break;
+      if (recorder && !recorder->getPlan().executes(linear))
+        continue;
+      uint32_t x = uint32_t(linear % grid[0]);
+      uint32_t y = uint32_t(linear / grid[0] % grid[1]);
+      uint32_t z = uint32_t(linear / (uint64_t(grid[0]) * grid[1]));
+      Workgroup wg;
+      wg.id = {x, y, z};
+      wg.lds.assign(lds, 0);
+      if (config.detectRaces)
+        wg.initRaceDetector(lds);
+      shard.result = LaunchResult();
+      shard.error.clear();
+      runner.run(wg, config.seed, linear);
+      finishedInstructions.fetch_add(shard.result.waveInstructions,
+                                     std::memory_order_relaxed);
+      bool failed = shard.failed();
+      if (failed || !shard.result.races.empty()) {
+        std::lock_guard<std::mutex> guard(outcomesLock);
+        outcomes.push_back({linear, std::move(shard.result), shard.error});
+        // Workgroups before this one have all started and finish; none
+        // after it starts.
+        if (failed)
+          stop = true;
+        continue;
+      }
+      mergeWorkgroupResult(mine, shard.result);
+    }
+    std::lock_guard<std::mutex> guard(outcomesLock);
+    mergeWorkgroupResult(counters, mine);
+  };
+  if (workers == 1) {
+    work();
+  } else {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(workers));
+    for (unsigned w = 0; w < workers; ++w)
+      pool.async(work);
+    pool.wait();
+  }
+
+  // Counters add up in any order; races and the error go in grid order.
+  llvm::sort(outcomes, [](const WorkgroupOutcome &a, const WorkgroupOutcome &b) {
+    return a.linear < b.linear;
+  });
+  LaunchResult &result = dispatch.result;
+  mergeWorkgroupResult(result, counters);
+  for (WorkgroupOutcome &outcome : outcomes) {
+    mergeWorkgroupResult(result, outcome.result);
+    if (!outcome.error.empty()) {
+      dispatch.error = outcome.error;
+      break;
+    }
+  }
+}
+} // namespace
+
+unsigned emu::getHostThreads() {
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
 Emulator::Emulator() = default;
@@ -878,26 +1033,7 @@ Expected<LaunchResult> Emulator::launch(const Program &program,
     dispatch.lineShift = recorder->getLineShift();
   }
 
-  std::optional<std::mt19937_64> rng;
-  if (config.seed)
-    rng.emplace(*config.seed);
-  WorkgroupRunner runner(dispatch, rng ? &*rng : nullptr);
-  for (uint32_t z = 0; z < config.grid[2] && !dispatch.failed(); ++z)
-    for (uint32_t y = 0; y < config.grid[1] && !dispatch.failed(); ++y)
-      for (uint32_t x = 0; x < config.grid[0] && !dispatch.failed(); ++x) {
-        if (recorder &&
-            !recorder->getPlan().executes(
-                x + uint64_t(config.grid[0]) *
-                        (y + uint64_t(config.grid[1]) * z)))
-          continue;
-        Workgroup wg;
-        wg.id = {x, y, z};
-        wg.lds.assign(lds, 0);
-        if (config.detectRaces)
-          wg.initRaceDetector(lds);
-        runner.run(wg);
-      }
-
+  runWorkgroups(dispatch, lds);
   memory.release(dispatch.kernargAddress);
   memory.release(dispatch.queueAddress);
   memory.release(dispatch.dispatchPacketAddress);

@@ -21,7 +21,9 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -270,8 +272,24 @@ struct Dispatch {
   /// When LaunchConfig::timeoutSeconds is set, the host time the dispatch
   /// must end by.
   std::chrono::steady_clock::time_point deadline;
+  /// Shared by the dispatch's workers (Emulator::launch gives each its own
+  /// Dispatch, whose `result` and `error` cover the workgroup it runs):
+  /// the lock that makes each global atomic instruction one indivisible
+  /// step, and the wave instructions of the workgroups already finished.
+  std::mutex *atomics = nullptr;
+  std::atomic<uint64_t> *finishedInstructions = nullptr;
+  /// The worker's one-entry cache of Memory::find.
+  uint64_t cachedBase = 0, cachedSize = 0;
+  uint8_t *cachedData = nullptr;
 
   bool failed() const { return !error.empty(); }
+  /// Memory::translate through this worker's cache.
+  uint8_t *translate(uint64_t address, uint64_t size);
+  /// Wave instructions of the dispatch so far, as far as this worker knows.
+  uint64_t getInstructionsSoFar() const {
+    return finishedInstructions->load(std::memory_order_relaxed) +
+           result.waveInstructions;
+  }
   /// Counts `bytes` racy LDS bytes (the first is `ldsByte`) and keeps one
   /// report per (kind, pc, otherPc).
   void reportRace(RaceReport::Kind kind, const Wave &wave, uint32_t pc,

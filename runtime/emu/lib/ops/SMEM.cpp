@@ -261,7 +261,8 @@ void atomic(Wave &wave, const Inst &inst) {
 //===----------------------------------------------------------------------===//
 
 /// s_memtime and s_memrealtime: a deterministic clock, the number of wave
-/// instructions the dispatch has executed so far (monotonic; not wall time).
+/// instructions the workgroup has executed so far (monotonic; not wall
+/// time; independent of how many workgroups run at once).
 void memtime(Wave &wave, const Inst &inst) {
   wave.writeScalar64(inst.ops[0], wave.dispatch.result.waveInstructions);
 }

@@ -489,6 +489,10 @@ void atomic(Wave &wave, const Inst &inst) {
   if (!space.ok)
     return;
   unsigned vdata = inst.ops[l.vdata].index;
+  // Workgroups may run on several host threads: the instruction's
+  // read-modify-writes are one step with respect to the other workgroups'
+  // atomics (and order the plain accesses around them).
+  std::lock_guard<std::mutex> lock(*wave.dispatch.atomics);
   forActiveLanes(wave, [&](unsigned lane) {
     T data = readVgprs<T>(wave, vdata, lane);
     T cmp = 0;

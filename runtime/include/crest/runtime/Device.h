@@ -83,6 +83,9 @@ struct EmuOptions {
   uint32_t quantum = 64;
   /// Random wave order and quanta from this seed (none: round-robin).
   std::optional<uint64_t> seed;
+  /// Host threads that run a launch's workgroups (emu::LaunchConfig::threads:
+  /// the results do not depend on it).
+  unsigned threads = emu::getHostThreads();
   /// With options, every launch also runs the timing model
   /// (LaunchStats::getTiming, docs/Timing.md). On a chip the model has no
   /// parameters for, launches run without it and Device::getTimingNote()

@@ -54,6 +54,11 @@ public:
   /// Host pointer to `size` bytes at `address` if they lie inside one
   /// allocation, else null.
   uint8_t *translate(uint64_t address, uint64_t size);
+  /// translate() without its one-entry cache: safe to call from several
+  /// threads at once while no allocation is made or released (a dispatch's
+  /// workers). Sets `base`, `size` and `data` to the allocation found.
+  uint8_t *find(uint64_t address, uint64_t size, uint64_t &allocBase,
+                uint64_t &allocSize, uint8_t *&allocData) const;
   /// "12 bytes past the end of 'c' (0x..., 4096 bytes)", for diagnostics.
   std::string describe(uint64_t address) const;
 
@@ -87,6 +92,9 @@ private:
   uint8_t *cachedData = nullptr;
 };
 
+/// The host's hardware threads: the tools' default LaunchConfig::threads.
+unsigned getHostThreads();
+
 struct LaunchConfig {
   /// Workgroups in each dimension.
   std::array<uint32_t, 3> grid = {1, 1, 1};
@@ -101,9 +109,17 @@ struct LaunchConfig {
   /// (1 interleaves most finely).
   uint32_t quantum = 64;
   /// With a seed, the next wave and each quantum (1..quantum) are drawn at
-  /// random from this seed.
+  /// random from this seed (per workgroup: the seed and the workgroup's
+  /// linear index seed its own generator).
   std::optional<uint64_t> seed;
   bool detectRaces = true;
+  /// Host threads that run workgroups at once (1: one after another). The
+  /// results do not depend on it: each workgroup runs as it would alone
+  /// (its own interleaving seed, its own counters and race reports, merged
+  /// in workgroup order), global atomics are serialised per instruction,
+  /// and the first failing workgroup in grid order is the one reported.
+  /// Timing runs (which replay workgroups in order) use one thread.
+  unsigned threads = 1;
   /// For kernels whose descriptor asks for kernel arguments in SGPRs
   /// (KERNARG_PRELOAD_SPEC_LENGTH != 0): true does what current firmware
   /// does, copying the kernarg dwords into the user SGPRs after the enabled

@@ -48,6 +48,20 @@ if other_llvms:
         ("%{other_llvm_preloads}",
          " ".join("--preload=" + l for l in other_llvms)))
 
+# The crest Python package (test/Python): its tests are unittest cases,
+# run by pytest where Debian's python3-pytest is installed, else by the
+# file's own unittest.main().
+import subprocess
+if subprocess.call([sys.executable, "-c", "import pytest"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.substitutions.append(
+        ("%{pytest}", sys.executable + " -m pytest -p no:cacheprovider"))
+else:
+    config.substitutions.append(("%{pytest}", sys.executable))
+config.substitutions.append(
+    ("%{crest_python}", "env PYTHONPATH=" +
+     os.path.join(config.crest_obj_root, "python")))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

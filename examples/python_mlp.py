@@ -18,7 +18,8 @@ chip = sys.argv[1] if len(sys.argv) > 1 else "gfx942"
 graph = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlp.mlir")
 
 package = crest.compile(graph, target=chip)
-print(package)
+print("compiled %s for %s: %d kernels" % (os.path.basename(graph),
+                                          package.chip, len(package.kernels)))
 for kernel in package.kernels:
     print("  %-22s %3d VGPRs %6d bytes of LDS %3d MFMAs" % (
         kernel["kernel"], kernel["vgprs"], kernel["lds_bytes"],

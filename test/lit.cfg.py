@@ -116,7 +116,8 @@ config.substitutions.append(
 # The environment in which test/Embedding configures and builds projects
 # against an installed Crest: Crest's C++ compiler and linker, Ninja, and at
 # most two parallel jobs.
-consumer_env = ["CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
+consumer_env = ["CC=" + config.cmake_c_compiler,
+                "CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
                 "CMAKE_BUILD_PARALLEL_LEVEL=2"]
 if config.llvm_use_linker:
     consumer_env.append("LDFLAGS=-fuse-ld=" + config.llvm_use_linker)

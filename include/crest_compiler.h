@@ -17,9 +17,9 @@
 |* Every call that can fail returns NULL on success or an error the caller   *|
 |* destroys; nothing aborts the process. Diagnostics (severity, message,     *|
 |* location) also go to the session's callback as they happen. A session     *|
-|* is used by one thread at a time; several sessions may compile in         *|
-|* parallel (code generation takes turns inside). See docs/Embedding.md for  *|
-|* what the version numbers promise.                                          *|
+|* is used by one thread at a time; sessions in several threads may compile  *|
+|* at once, and the library runs their compiles one after another. See       *|
+|* docs/Embedding.md for what the version numbers promise.                    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -24,6 +24,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -47,6 +48,11 @@ struct crest_compiler_output {
   std::string report;
   std::string reportJson;
 };
+
+/// Compiles take turns: code generation and the in-process lld take locks
+/// of their own, but lld also resets LLVM's command-line options, which
+/// another thread's code generation reads (crest/Serialize/Serialize.h).
+static std::mutex compileMutex;
 
 static crest_compiler_error *makeError(const Twine &message,
                                        std::string location = "") {
@@ -288,6 +294,7 @@ crest_compiler_error *crest_compiler_compile(crest_compiler_session *session,
   options.format =
       kind == CREST_COMPILER_INPUT_ONNX ? InputFormat::ONNX : InputFormat::MLIR;
 
+  std::lock_guard<std::mutex> lock(compileMutex);
   Collector collector(*session);
   mlir::DialectRegistry registry;
   registerAllCrestDialects(registry);

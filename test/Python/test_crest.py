@@ -120,6 +120,28 @@ class CompileTest(unittest.TestCase):
         self.assertIn("not a valid ONNX model", caught.exception.message)
         self.assertEqual(caught.exception.location, "random.onnx")
 
+    def test_threads(self):
+        import threading
+        results, errors = [None] * 3, []
+
+        def work(index):
+            try:
+                results[index] = crest.compile(LAYER, target="gfx942").data
+                with self.assertRaises(crest.CompileError):
+                    crest.compile(MALFORMED, target="gfx942")
+            except Exception as error:  # reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(len(set(results)), 1)
+        self.assertEqual(results[0], crest.compile(LAYER,
+                                                   target="gfx942").data)
+
     def test_bad_arguments(self):
         with self.assertRaises(crest.CompileError):
             crest.compile(LAYER, target="gfx942", emit="exe")

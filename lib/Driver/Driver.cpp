@@ -159,11 +159,8 @@ static std::string getOnnxNode(mlir::Location location) {
   return node;
 }
 
-FailureOr<CompileResult>
-crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
-               std::unique_ptr<MemoryBuffer> input,
-               const CompileOptions &opts,
-               const DriverMessageHandler &onMessage) {
+LogicalResult crest::checkCompileOptions(const CompileOptions &opts,
+                                         const DriverMessageHandler &onMessage) {
   Reporter reporter(onMessage);
   if (!isSupportedCodeObjectVersion(opts.codeObjectVersion))
     return reporter.fail("unsupported code object version " +
@@ -178,8 +175,20 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
   if (opts.tune && opts.skipLowering)
     return reporter.fail("--tune chooses configurations in the code "
                          "generation passes, which --skip-lowering skips");
+  return success();
+}
 
-  std::string inputName = input->getBufferIdentifier().str();
+FailureOr<CompileResult>
+crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
+               std::unique_ptr<MemoryBuffer> input,
+               const CompileOptions &opts,
+               const DriverMessageHandler &onMessage) {
+  if (failed(checkCompileOptions(opts, onMessage)))
+    return failure();
+  Reporter reporter(onMessage);
+  std::string inputName = opts.inputName.empty()
+                              ? input->getBufferIdentifier().str()
+                              : opts.inputName;
   bool isOnnx = opts.format == InputFormat::ONNX ||
                 (opts.format == InputFormat::Auto &&
                  StringRef(inputName).ends_with(".onnx"));

@@ -350,6 +350,7 @@ static int run(int argc, char **argv) {
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;
+  options.inputName = opts.input;
   options.tune = opts.tune;
   options.tuneCandidates = opts.tuneCandidates;
   if (opts.tuneCache != "none")
@@ -365,6 +366,8 @@ static int run(int argc, char **argv) {
   options.configurePassManager = [](mlir::PassManager &pm) {
     return mlir::applyPassManagerCLOptions(pm);
   };
+  if (failed(checkCompileOptions(options, printMessage)))
+    return 1;
   bool isOnnx = opts.format == InputFormat::ONNX ||
                 (opts.format == InputFormat::Auto &&
                  StringRef(opts.input).ends_with(".onnx"));

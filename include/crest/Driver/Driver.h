@@ -69,8 +69,12 @@ struct CompileOptions {
   bool targetChecks = true;
   /// Testing only: drop the N-th barrier crest-insert-barriers places.
   unsigned dropBarrier = 0;
-  /// Auto: ONNX when the buffer's name ends in ".onnx".
+  /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;
+  /// The input's name for the format, the nesting check and ONNX
+  /// locations; empty: the buffer's identifier. (crest-compile names stdin
+  /// "-" there, while MLIR's parser calls the buffer "<stdin>".)
+  std::string inputName;
   /// ONNX inputs only: "f32", "f16" or "bf16"; "name=size,..."; graph
   /// inputs compiled as constants (serialized TensorProtos, by name).
   std::string precision, onnxDims;
@@ -128,8 +132,13 @@ struct CompileResult {
   std::vector<KernelReport> kernels;
 };
 
-/// Compiles `input` (named by its buffer identifier, used in locations and
-/// for InputFormat::Auto). `sourceMgr` is the one the context's diagnostic
+/// Checks the options that need no input (code object version, opt level,
+/// index bit width, --tune's); reports what is wrong.
+mlir::LogicalResult checkCompileOptions(const CompileOptions &options,
+                                        const DriverMessageHandler &onMessage);
+
+/// Compiles `input` (see CompileOptions::inputName), after
+/// checkCompileOptions. `sourceMgr` is the one the context's diagnostic
 /// handler reads; the input is added to it. On failure every reason has
 /// been reported (to the context's handler or `onMessage`).
 mlir::FailureOr<CompileResult>

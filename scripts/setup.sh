@@ -21,6 +21,9 @@ PACKAGES=(
   # Tests and scripts (Debian's python3, which lit runs under, with NumPy
   # for .npy test data and host references).
   python3 python3-numpy
+  # The tests of the crest Python package (test/Python; without it they run
+  # under unittest).
+  python3-pytest
 )
 
 missing=()

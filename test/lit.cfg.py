@@ -27,6 +27,41 @@ config.substitutions.append(("%crest_version", config.crest_version))
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 
+config.substitutions.append(
+    ("%cc", os.path.join(config.llvm_tools_dir, "clang")))
+# The shared libraries of the two C APIs (crest_compiler.h, crest_runtime.h).
+config.substitutions.append(
+    ("%crest_compiler_library",
+     os.path.join(config.crest_obj_root, "lib", "libCrestCompiler.so")))
+config.substitutions.append(
+    ("%crest_runtime_library",
+     os.path.join(config.crest_obj_root, "lib", "libCrestRuntimeC.so")))
+
+# Other LLVMs Debian installs (libllvm14, libllvm15), which
+# test/Embedding/foreign-llvm.test loads before libCrestCompiler.so.
+other_llvms = [l for l in ("/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1",
+                           "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1")
+               if os.path.exists(l)]
+if other_llvms:
+    config.available_features.add("other-llvm")
+    config.substitutions.append(
+        ("%{other_llvm_preloads}",
+         " ".join("--preload=" + l for l in other_llvms)))
+
+# The crest Python package (test/Python): its tests are unittest cases,
+# run by pytest where Debian's python3-pytest is installed, else by the
+# file's own unittest.main().
+import subprocess
+if subprocess.call([sys.executable, "-c", "import pytest"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.substitutions.append(
+        ("%{pytest}", sys.executable + " -m pytest -p no:cacheprovider"))
+else:
+    config.substitutions.append(("%{pytest}", sys.executable))
+config.substitutions.append(
+    ("%{crest_python}", "env PYTHONPATH=" +
+     os.path.join(config.crest_obj_root, "python")))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
@@ -39,6 +74,7 @@ tools = [
     ToolSubst("crest-run", unresolved="fatal"),
     ToolSubst("crest-pack", unresolved="fatal"),
     ToolSubst("crest-example-run-model", unresolved="fatal"),
+    ToolSubst("crest-example-compile-and-run", unresolved="fatal"),
     ToolSubst("crest-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -80,7 +116,8 @@ config.substitutions.append(
 # The environment in which test/Embedding configures and builds projects
 # against an installed Crest: Crest's C++ compiler and linker, Ninja, and at
 # most two parallel jobs.
-consumer_env = ["CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
+consumer_env = ["CC=" + config.cmake_c_compiler,
+                "CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
                 "CMAKE_BUILD_PARALLEL_LEVEL=2"]
 if config.llvm_use_linker:
     consumer_env.append("LDFLAGS=-fuse-ld=" + config.llvm_use_linker)

@@ -37,36 +37,31 @@
 // --tune-cache; --report then also prints what tuning chose, and packages
 // record each tuned kernel's modelled time.
 //
+// The compile itself is crest::compile (crest/Driver/Driver.h), which
+// libCrestCompiler.so calls too; this file reads the command line and the
+// input and writes the outputs.
+//
 // Errors (unknown chip, unreadable input, unsupported code object version,
 // a matrix instruction the chip lacks, ...) are diagnostics; the exit code
 // is then 1.
 //
 //===----------------------------------------------------------------------===//
 
-#include "crest/Dialect/Crest/IR/CrestDialect.h"
-#include "crest/Host/HostPlanner.h"
-#include "crest/Import/OnnxImport.h"
+#include "crest/Driver/Driver.h"
 #include "crest/InitCrest.h"
-#include "crest/Pipelines/Pipelines.h"
-#include "crest/Serialize/KernelReport.h"
-#include "crest/Serialize/Serialize.h"
 #include "crest/Support/Limits.h"
-#include "crest/Target/ChipTable.h"
 #include "crest/ToolVersion.h"
-#include "crest/Tune/EmulatorMeasurer.h"
-#include "crest/Tune/TuningReport.h"
+#include "crest/Tune/TuneCache.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -78,10 +73,6 @@
 
 using namespace llvm;
 using namespace crest;
-
-namespace {
-enum class EmitKind { MLIR, LLVM, Assembly, CodeObject, Package };
-} // namespace
 
 static cl::OptionCategory category("crest-compile options");
 
@@ -165,10 +156,6 @@ static cl::opt<bool>
                    cl::desc("Skip the chip-table checks (testing only)"),
                    cl::Hidden, cl::cat(category));
 
-namespace {
-enum class InputFormat { Auto, MLIR, ONNX };
-} // namespace
-
 static cl::opt<InputFormat> inputFormat(
     "input-format", cl::desc("How to read the input"),
     cl::init(InputFormat::Auto),
@@ -245,17 +232,6 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// Prints an error from the Serialize library.
-static int fail(Error error) {
-  handleAllErrors(
-      std::move(error),
-      [](const DiagnosticsError &diagnostics) {
-        errs() << diagnostics.getText();
-      },
-      [](const ErrorInfoBase &other) { (void)fail(other.message()); });
-  return 1;
-}
-
 /// The code object paths for `modules` (see the file comment).
 static Expected<SmallVector<std::string>>
 getCodeObjectPaths(const DriverOptions &opts,
@@ -293,34 +269,6 @@ getCodeObjectPaths(const DriverOptions &opts,
   return paths;
 }
 
-/// Crest's tensor-size limit (kMaxTensorElements) on every tensor the graph
-/// names, before anything expands one: a splat constant of 2^36 elements
-/// would otherwise become 256 GiB of package weights.
-static LogicalResult checkTensorSizes(mlir::ModuleOp module) {
-  auto check = [](mlir::Type type, mlir::Location loc) -> LogicalResult {
-    auto tensor = dyn_cast<mlir::RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape() ||
-        checkedProduct(tensor.getShape(), kMaxTensorElements))
-      return success();
-    return mlir::emitError(loc)
-           << tensor << " has more than " << kMaxTensorElements
-           << " elements (Crest's tensor-size limit)";
-  };
-  mlir::WalkResult result = module.walk<mlir::WalkOrder::PreOrder>(
-      [&](mlir::Operation *op) {
-    for (mlir::Region &region : op->getRegions())
-      for (mlir::Block &block : region)
-        for (mlir::BlockArgument arg : block.getArguments())
-          if (failed(check(arg.getType(), arg.getLoc())))
-            return mlir::WalkResult::interrupt();
-    for (mlir::Type type : op->getResultTypes())
-      if (failed(check(type, op->getLoc())))
-        return mlir::WalkResult::interrupt();
-    return mlir::WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string message;
   std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &message);
@@ -337,57 +285,37 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
-/// Plans the host code into a package and writes it to `path` ("-":
-/// stdout).
-static LogicalResult
-writePackage(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
-             ArrayRef<KernelReport> reports, StringRef path, StringRef chip,
-             unsigned codeObjectVersion, unsigned waveSize) {
-  // The modelled times of the tuned kernels.
-  StringMap<double> modelled;
-  for (const TuningRow &row : collectTuningRows(module))
-    if (row.record)
-      modelled[row.kernel] = row.record->getChosen().microseconds;
-  SmallVector<CompiledKernelModule> compiled;
-  for (const SerializedModule &result : serialized) {
-    CompiledKernelModule &entry = compiled.emplace_back();
-    entry.name = result.name;
-    entry.codeObject = result.codeObject;
-    for (const KernelReport &row : reports) {
-      if (row.module != result.name)
-        continue;
-      pkg::KernelInfo &info = entry.kernels[row.resources.name];
-      info.vgprs = row.resources.vgprCount;
-      info.agprs = row.resources.agprCount;
-      info.sgprs = row.resources.sgprCount;
-      info.vgprSpills = row.resources.vgprSpillCount;
-      info.sgprSpills = row.resources.sgprSpillCount;
-      info.ldsBytes = row.resources.groupSegmentFixedSize;
-      info.scratchBytes = row.resources.privateSegmentFixedSize;
-      info.wavesPerSimd = row.occupancy.wavesPerSimd;
-      info.mfmaCount = row.counts.matrix;
-      info.barrierCount = row.counts.barriers;
-      auto it = modelled.find(row.resources.name);
-      if (it != modelled.end())
-        info.modelledUs = it->second;
-    }
+/// Prints what the driver reports, as crest-compile always has: its own
+/// messages after "crest-compile: ", ONNX diagnostics after their node.
+static void printMessage(const DriverMessage &message) {
+  switch (message.kind) {
+  case DriverMessage::Kind::Driver:
+    if (message.severity == mlir::DiagnosticSeverity::Error)
+      WithColor::error(errs(), "crest-compile") << message.message << "\n";
+    else
+      WithColor::warning(errs(), "crest-compile") << message.message << "\n";
+    return;
+  case DriverMessage::Kind::Formatted:
+    errs() << message.message;
+    return;
+  case DriverMessage::Kind::Diagnostic:
+    break;
   }
-  HostPlanOptions options;
-  options.chip = chip.str();
-  options.codeObjectVersion = codeObjectVersion;
-  options.waveSize = waveSize;
-  mlir::FailureOr<pkg::Package> package =
-      buildPackage(module, compiled, options);
-  if (failed(package))
-    return failure();
-  Expected<std::vector<uint8_t>> bytes = pkg::writePackage(*package);
-  if (!bytes) {
-    (void)fail("cannot write the package: " + toString(bytes.takeError()));
-    return failure();
+  raw_ostream &os = errs();
+  if (!message.location.empty())
+    os << message.location << ": ";
+  switch (message.severity) {
+  case mlir::DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  default:
+    os << "note: ";
+    break;
   }
-  return writeFile(
-      path,
-      StringRef(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
+  os << message.message << "\n";
 }
 
 static int run(int argc, char **argv) {
@@ -405,20 +333,60 @@ static int run(int argc, char **argv) {
       "docs/Compiling.md)\n");
   const DriverOptions opts = copyOptions();
 
-  if (!isSupportedCodeObjectVersion(opts.codeObjectVersion))
-    return fail("unsupported code object version " +
-                Twine(opts.codeObjectVersion) + "; expected 4, 5 or 6");
-  if (opts.indexBitwidth != 32 && opts.indexBitwidth != 64)
-    return fail("--index-bitwidth must be 32 or 64");
-  if (opts.optLevel > 3)
-    return fail("--opt-level must be 0, 1, 2 or 3");
   if (!opts.tune && opts.tuneOptionsGiven)
     return fail("--tune-candidates and --tune-cache apply with --tune only");
-  if (opts.tune && opts.tuneCandidates == 0)
-    return fail("--tune-candidates must be at least 1");
-  if (opts.tune && opts.skipLowering)
-    return fail("--tune chooses configurations in the code generation "
-                "passes, which --skip-lowering skips");
+
+  CompileOptions options;
+  options.chip = opts.chip;
+  options.emit = opts.emit;
+  options.codeObjectVersion = opts.codeObjectVersion;
+  options.waveSize = opts.waveSize;
+  options.indexBitwidth = opts.indexBitwidth;
+  options.optLevel = opts.optLevel;
+  options.report = opts.report;
+  options.skipLowering = opts.skipLowering;
+  options.targetChecks = opts.targetChecks;
+  options.dropBarrier = opts.dropBarrier;
+  options.format = opts.format;
+  options.precision = opts.precision;
+  options.onnxDims = opts.onnxDims;
+  options.inputName = opts.input;
+  options.tune = opts.tune;
+  options.tuneCandidates = opts.tuneCandidates;
+  if (opts.tuneCache != "none")
+    options.tuneCachePath =
+        opts.tuneCache.empty() ? TuneCache::getDefaultPath() : opts.tuneCache;
+  // Each measured kernel is linked, which resets every LLVM option (see
+  // DriverOptions); the passes, printers and code generation after it
+  // should still see the command line's.
+  options.restoreCommandLine = [argc, argv] {
+    cl::ResetAllOptionOccurrences();
+    cl::ParseCommandLineOptions(argc, argv, "", &nulls());
+  };
+  options.configurePassManager = [](mlir::PassManager &pm) {
+    return mlir::applyPassManagerCLOptions(pm);
+  };
+  if (failed(checkCompileOptions(options, printMessage)))
+    return 1;
+  bool isOnnx = opts.format == InputFormat::ONNX ||
+                (opts.format == InputFormat::Auto &&
+                 StringRef(opts.input).ends_with(".onnx"));
+  if (isOnnx) {
+    for (const std::string &binding : opts.onnxBindInputs) {
+      auto [name, path] = StringRef(binding).split('=');
+      ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+          MemoryBuffer::getFile(path);
+      if (name.empty() || path.empty() || !file)
+        return fail("--onnx-bind-input expects name=file.pb with a "
+                    "readable file, got '" +
+                    binding + "'");
+      options.onnxConstantInputs[name] = (*file)->getBuffer().str();
+    }
+  } else if (!opts.onnxBindInputs.empty()) {
+    return fail("--precision, --onnx-dims and --onnx-bind-input apply to "
+                "ONNX inputs only; an MLIR graph states its precision on "
+                "each op");
+  }
 
   mlir::DialectRegistry registry;
   registerAllCrestDialects(registry);
@@ -430,293 +398,55 @@ static int run(int argc, char **argv) {
   Expected<std::unique_ptr<MemoryBuffer>> read = readBoundedFile(opts.input);
   if (!read)
     return fail(toString(read.takeError()));
-  std::unique_ptr<MemoryBuffer> input = std::move(*read);
-  bool isOnnx = opts.format == InputFormat::ONNX ||
-                (opts.format == InputFormat::Auto &&
-                 StringRef(opts.input).ends_with(".onnx"));
-  if (!isOnnx && (!opts.precision.empty() || !opts.onnxDims.empty() ||
-                  !opts.onnxBindInputs.empty()))
-    return fail("--precision, --onnx-dims and --onnx-bind-input apply to "
-                "ONNX inputs only; an MLIR graph states its precision on "
-                "each op");
-  // ONNX files have no lines: name the node instead. Every op the importer
-  // creates is located at `NameLoc(node, file:0:0)`.
-  std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
-  if (isOnnx)
-    onnxDiagnostics.emplace(&context, [](mlir::Diagnostic &diag) {
-      std::string node;
-      diag.getLocation()->walk([&](mlir::Location loc) {
-        if (auto name = dyn_cast<mlir::NameLoc>(loc))
-          node = name.getName().str();
-        return node.empty() ? mlir::WalkResult::advance()
-                            : mlir::WalkResult::interrupt();
-      });
-      std::string file;
-      if (auto fileLoc = diag.getLocation()->findInstanceOf<
-                         mlir::FileLineColLoc>())
-        file = fileLoc.getFilename().str();
-      raw_ostream &os = errs();
-      if (!file.empty())
-        os << file << ": ";
-      if (!node.empty())
-        os << "node '" << node << "': ";
-      switch (diag.getSeverity()) {
-      case mlir::DiagnosticSeverity::Error:
-        os << "error: ";
-        break;
-      case mlir::DiagnosticSeverity::Warning:
-        os << "warning: ";
-        break;
-      default:
-        os << "note: ";
-        break;
-      }
-      os << diag << "\n";
-      return success();
-    });
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (isOnnx) {
-    OnnxImportOptions onnx;
-    if (!opts.precision.empty()) {
-      std::optional<MatrixPrecision> precision =
-          parseMatrixPrecision(opts.precision);
-      if (!precision)
-        return fail("--precision must be f32, f16 or bf16, got '" +
-                    opts.precision + "'");
-      onnx.precision = *precision;
-    }
-    if (!parseDimBindings(opts.onnxDims, onnx.dimBindings))
-      return fail("--onnx-dims expects name=size[,name=size...] with "
-                  "positive sizes, got '" +
-                  opts.onnxDims + "'");
-    for (const std::string &binding : opts.onnxBindInputs) {
-      auto [name, path] = StringRef(binding).split('=');
-      ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-          MemoryBuffer::getFile(path);
-      if (name.empty() || path.empty() || !file)
-        return fail("--onnx-bind-input expects name=file.pb with a "
-                    "readable file, got '" +
-                    binding + "'");
-      onnx.constantInputs[name] = (*file)->getBuffer().str();
-    }
-    StringRef bytes = input->getBuffer();
-    module = importOnnxModel(bytes, opts.input, &context, onnx);
-    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-  } else {
-    // Deep nesting would overflow the stack of MLIR's recursive parser.
-    if (Error e = checkMlirNesting(input->getBuffer(), opts.input)) {
-      errs() << toString(std::move(e)) << "\n";
-      return 1;
-    }
-    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  }
-  if (!module)
-    return 1;
-  if (failed(checkTensorSizes(*module)))
-    return 1;
-
-  // The chip: --target, else the module's #crest.target.
-  std::string chipName = opts.chip;
-  if (chipName.empty()) {
-    if (TargetAttr target = lookupTarget(module->getOperation()))
-      chipName = target.getChip().str();
-    else
-      return fail("no target chip: pass --target=<chip> (" +
-                  getKnownChipNames() + ")");
-  }
-  const ChipInfo *chip = lookupChip(chipName);
-  if (!chip)
-    return fail("unknown chip '" + chipName +
-                "'; known chips: " + getKnownChipNames());
-  unsigned resolvedWaveSize = resolveWaveSize(*chip, opts.waveSize);
-  if (!resolvedWaveSize)
-    return fail(chip->name + " does not support wave" + Twine(opts.waveSize));
 
   mlir::DefaultTimingManager timing;
   mlir::applyDefaultTimingManagerCLOptions(timing);
   mlir::TimingScope rootTiming = timing.getRootScope();
+  options.timing = &rootTiming;
 
-  // --tune: the emulator measures for crest-select-config, through a cache.
-  std::shared_ptr<EmulatorMeasurer> measurer;
-  if (opts.tune) {
-    EmulatorMeasurerOptions tuning;
-    tuning.codeObjectVersion = opts.codeObjectVersion;
-    tuning.indexBitwidth = opts.indexBitwidth;
-    tuning.optLevel = opts.optLevel;
-    if (opts.tuneCache != "none")
-      tuning.cachePath =
-          opts.tuneCache.empty() ? TuneCache::getDefaultPath() : opts.tuneCache;
-    // Each measured kernel is linked, which resets every LLVM option (see
-    // DriverOptions); the passes, printers and code generation after it
-    // should still see the command line's.
-    tuning.restoreCommandLine = [argc, argv] {
-      cl::ResetAllOptionOccurrences();
-      cl::ParseCommandLineOptions(argc, argv, "", &nulls());
-    };
-    measurer = std::make_shared<EmulatorMeasurer>(tuning);
-    if (std::optional<std::string> warning = measurer->loadCache())
-      WithColor::warning(errs(), "crest-compile") << *warning << "\n";
-  }
+  FailureOr<CompileResult> compiled = crest::compile(
+      context, sourceMgr, std::move(*read), options, printMessage);
+  if (failed(compiled))
+    return 1;
 
-  if (!opts.skipLowering) {
-    mlir::PassManager pm(&context);
-    if (failed(mlir::applyPassManagerCLOptions(pm)))
-      return 1;
-    mlir::TimingScope loweringTiming = rootTiming.nest("lowering");
-    pm.enableTiming(loweringTiming);
-    CrestCodegenOptions codegen;
-    codegen.chip = chipName;
-    codegen.waveSize = opts.waveSize;
-    codegen.indexBitwidth = opts.indexBitwidth;
-    codegen.codeObjectVersion = opts.codeObjectVersion;
-    codegen.tune = opts.tune;
-    codegen.tuneCandidates = opts.tuneCandidates;
-    codegen.testingDropBarrier = opts.dropBarrier;
-    buildCrestCodegenPipeline(pm, codegen, measurer);
-    bool lowered = succeeded(pm.run(*module));
-    // What was measured stays measured, even when a later pass fails.
-    if (measurer)
-      if (Error error = measurer->saveCache())
-        WithColor::warning(errs(), "crest-compile")
-            << toString(std::move(error)) << "\n";
-    if (!lowered)
-      return 1;
-  }
-
-  if (opts.emit == EmitKind::MLIR) {
-    std::string path = opts.output.empty() ? "-" : opts.output;
-    std::string text;
-    raw_string_ostream os(text);
-    module->print(os);
-    // As crest-opt prints it, so that the two compare byte for byte.
-    os << "\n";
-    if (failed(writeFile(path, text)))
-      return 1;
-    if (!opts.report)
-      return 0;
-  }
-
-  SmallVector<mlir::gpu::GPUModuleOp> gpuModules(
-      module->getOps<mlir::gpu::GPUModuleOp>());
-  // A package of a graph without kernels fails in the planner, at the ops
-  // that have none.
-  if (gpuModules.empty() && opts.emit != EmitKind::Package)
-    return fail("the input has no gpu.module to compile");
-
-  unsigned outputs = 0;
   switch (opts.emit) {
   case EmitKind::MLIR:
+    if (failed(writeFile(opts.output.empty() ? "-" : opts.output,
+                         compiled->mlir)))
+      return 1;
     break;
   case EmitKind::LLVM:
-    outputs |= EmitLLVMIR;
-    break;
   case EmitKind::Assembly:
-    outputs |= EmitAssembly;
-    break;
-  case EmitKind::CodeObject:
-    outputs |= EmitCodeObject;
-    break;
-  case EmitKind::Package:
-    // The assembly gives the kernel infos' instruction counts.
-    outputs |= EmitAssembly | EmitCodeObject;
-    break;
-  }
-  if (opts.report)
-    outputs |= EmitAssembly | EmitCodeObject;
-
-  SerializeOptions options;
-  options.chip = chipName;
-  options.waveSize = opts.waveSize;
-  options.codeObjectVersion = opts.codeObjectVersion;
-  options.optLevel = opts.optLevel;
-  options.verifyTarget = opts.targetChecks;
-  // All code generation first, then linking (see DriverOptions).
-  options.link = false;
-  SmallVector<SerializedModule> serialized;
-  {
-    mlir::TimingScope serializeTiming = rootTiming.nest("serialize");
-    for (mlir::gpu::GPUModuleOp gpuModule : gpuModules) {
-      mlir::TimingScope moduleTiming =
-          serializeTiming.nest(("@" + gpuModule.getName()).str());
-      Expected<SerializedModule> result =
-          serializeGpuModule(gpuModule, options, outputs);
-      if (!result)
-        return fail(result.takeError());
-      for (const std::string &warning : result->warnings)
-        WithColor::warning(errs(), "crest-compile") << warning << "\n";
-      serialized.push_back(std::move(*result));
-    }
-    if (outputs & EmitCodeObject) {
-      mlir::TimingScope linkTiming = serializeTiming.nest("link");
-      for (SerializedModule &result : serialized) {
-        Expected<std::string> linked = linkCodeObject(result.codeObject);
-        if (!linked)
-          return fail(linked.takeError());
-        result.codeObject = std::move(*linked);
-      }
-    }
-  }
-
-  if (opts.emit == EmitKind::LLVM || opts.emit == EmitKind::Assembly) {
-    std::string text;
-    for (const SerializedModule &result : serialized) {
-      text += "; gpu.module @" + result.name + "\n";
-      text += opts.emit == EmitKind::LLVM ? result.llvmIR : result.assembly;
-    }
-    if (failed(writeFile(opts.output.empty() ? "-" : opts.output, text)))
+    if (failed(writeFile(opts.output.empty() ? "-" : opts.output,
+                         compiled->text)))
       return 1;
-  } else if (opts.emit == EmitKind::CodeObject) {
+    break;
+  case EmitKind::CodeObject: {
     Expected<SmallVector<std::string>> paths =
-        getCodeObjectPaths(opts, serialized);
+        getCodeObjectPaths(opts, compiled->modules);
     if (!paths)
       return fail(toString(paths.takeError()));
-    for (auto [result, path] : llvm::zip(serialized, *paths))
+    for (auto [result, path] : llvm::zip(compiled->modules, *paths))
       if (failed(writeFile(path, result.codeObject)))
         return 1;
+    break;
   }
-
-  std::vector<KernelReport> rows;
-  if (opts.report || opts.emit == EmitKind::Package) {
-    for (const SerializedModule &result : serialized) {
-      Expected<std::vector<KernelReport>> kernels =
-          buildKernelReports(result.name, result.codeObject, result.assembly,
-                             *chip, result.waveSize);
-      if (!kernels)
-        return fail(kernels.takeError());
-      llvm::append_range(rows, *kernels);
-    }
-  }
-
-  if (opts.emit == EmitKind::Package) {
+  case EmitKind::Package: {
     std::string path = opts.output;
     if (path.empty()) {
       if (opts.input == "-")
         return fail("--emit=package needs -o when the input is stdin");
       path = sys::path::stem(opts.input).str() + ".crest";
     }
-    if (failed(writePackage(*module, serialized, rows, path, chip->name,
-                            opts.codeObjectVersion, resolvedWaveSize)))
+    if (failed(writeFile(path, toStringRef(compiled->package))))
       return 1;
+    break;
+  }
   }
 
   if (opts.report) {
     outs().flush();
-    printKernelReports(outs(), rows, *chip, resolvedWaveSize,
-                       opts.codeObjectVersion);
-    if (measurer) {
-      outs() << "\ncrest-compile tuning: " << chip->name;
-      if (chip->timing)
-        outs() << ", up to " << opts.tuneCandidates
-               << " candidates per contraction under the timing model, "
-                  "cache "
-               << (measurer->getCachePath().empty() ? StringRef("none")
-                                                    : measurer->getCachePath())
-               << "\n";
-      else
-        outs() << " has no timing model; the heuristic's choices stay\n";
-      printTuningReport(outs(), collectTuningRows(*module));
-    }
+    outs() << compiled->report;
   }
   return 0;
 }

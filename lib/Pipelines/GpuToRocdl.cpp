@@ -12,6 +12,7 @@
 //     canonicalize, cse
 //     convert-scf-to-cf
 //     convert-arith-to-amdgpu{chipset}        fp8 conversions -> hardware
+//     crest-decompose-vector-slices           the slices they stitch with
 //     convert-gpu-to-rocdl{chipset runtime=HIP
 //       use-bare-ptr-memref-call-conv=true index-bitwidth})
 //   reconcile-unrealized-casts
@@ -75,6 +76,7 @@ void crest::buildGpuToRocdlPipeline(OpPassManager &pm,
   ArithToAMDGPUConversionPassOptions arithToAmdgpu;
   arithToAmdgpu.chipset = options.chip;
   gpu.addPass(createArithToAMDGPUConversionPass(arithToAmdgpu));
+  gpu.addPass(createCrestDecomposeVectorSlicesPass());
   ConvertGpuOpsToROCDLOpsOptions toRocdl;
   toRocdl.chipset = options.chip;
   toRocdl.indexBitwidth = options.indexBitwidth;

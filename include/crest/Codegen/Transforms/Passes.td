@@ -44,6 +44,22 @@ def CrestLegalizeMathPass : Pass<"crest-legalize-math"> {
   ];
 }
 
+def CrestDecomposeVectorSlicesPass
+    : Pass<"crest-decompose-vector-slices"> {
+  let summary = "Rewrite strided vector slices as shuffles and element moves";
+  let description = [{
+    `convert-arith-to-amdgpu` turns fp8 conversions of vectors into the
+    packed hardware conversions (`amdgpu.ext_packed_fp8`,
+    `amdgpu.packed_trunc_2xfp8`) and stitches their results together with
+    `vector.extract_strided_slice` and `vector.insert_strided_slice`, for
+    which `convert-gpu-to-rocdl` has no lowering. This pass rewrites both
+    into chains of `vector.extract` and `vector.insert` (MLIR's
+    `populateVectorInsertExtractStridedSliceTransforms`), which it lowers.
+    `crest-gpu-to-rocdl` runs it right after `convert-arith-to-amdgpu`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def CrestVerifyTargetPass : Pass<"crest-verify-target"> {
   let summary = "Check GPU code against the chip table before LLVM sees it";
   let description = [{

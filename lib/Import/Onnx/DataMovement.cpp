@@ -140,6 +140,8 @@ LogicalResult Importer::importConcat() {
   if (failed(expectInputs(1, 1024)) || failed(checkAttributes({"axis"})))
     return failure();
   RankedTensorType first = tensorType(input(0));
+  if (first.getRank() == 0)
+    return error() << "inputs must have rank 1 or more, got a scalar";
   FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), first.getRank());
   if (failed(axis))
     return failure();
@@ -349,6 +351,8 @@ LogicalResult Importer::importGather() {
   if (!it.getElementType().isInteger(32) &&
       !it.getElementType().isInteger(64))
     return error() << "indices must be int32 or int64";
+  if (dt.getRank() == 0)
+    return error() << "data must have rank 1 or more, got a scalar";
   FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), dt.getRank());
   if (failed(axis))
     return failure();

@@ -441,7 +441,9 @@ FailureOr<Value> Importer::binaryByName(StringRef op, Value lhs, Value rhs) {
     if (failed(expectConstantInputs("integer Div")))
       return failure();
     FailureOr<SmallVector<int64_t>> shape = broadcastShape(lhs, rhs);
-    if (succeeded(shape) && product(*shape) > kMaxFoldElements)
+    if (failed(shape))
+      return failure();
+    if (product(*shape) > kMaxFoldElements)
       return error() << "the integer Div's result ("
                      << formatShape(*shape)
                      << ") is too large to fold at import time";

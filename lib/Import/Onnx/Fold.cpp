@@ -70,14 +70,25 @@ SmallVector<int64_t> Importer::broadcastIndices(ArrayRef<int64_t> shape,
 DenseElementsAttr Importer::pickElements(ArrayRef<DenseElementsAttr> sources,
                                          ArrayRef<int64_t> index,
                                          RankedTensorType type) {
+  // Reads each picked element in place (random access into the sources),
+  // so that a few elements of a large constant cost only themselves.
+  SmallVector<int64_t> starts;
+  int64_t total = 0;
+  for (DenseElementsAttr s : sources) {
+    starts.push_back(total);
+    total += s.getNumElements();
+  }
   auto pick = [&](auto sample) {
     using T = decltype(sample);
-    SmallVector<T> all, out;
+    SmallVector<decltype(sources[0].getValues<T>().begin())> begins;
     for (DenseElementsAttr s : sources)
-      llvm::append_range(all, s.getValues<T>());
+      begins.push_back(s.getValues<T>().begin());
+    SmallVector<T> out;
     out.reserve(index.size());
-    for (int64_t i : index)
-      out.push_back(all[i]);
+    for (int64_t i : index) {
+      size_t k = llvm::upper_bound(starts, i) - starts.begin() - 1;
+      out.push_back(*(begins[k] + (i - starts[k])));
+    }
     return DenseElementsAttr::get(type, out);
   };
   if (auto f = dyn_cast<FloatType>(type.getElementType()))

@@ -12,6 +12,12 @@ with the reason:
   fail         compiled but produced a wrong result, or crashed, or timed out
   unsupported  crest-compile rejected the model with a diagnostic (an
                attribute, type or rank Crest does not support)
+
+Shape operands the tests give as graph inputs are bound at compile time
+(--onnx-bind-input) when crest-compile says they must be constants; the
+inputs of an op Crest folds on constants only (integer Div, Mod, Where,
+Range, ...: "is computed at run time") are all bound, and a pass then says
+"folded at compile time".
   deviation    a mismatch in a test whose data disagrees with the ONNX
                specification Crest follows (KNOWN_DEVIATIONS, with reasons)
 
@@ -47,6 +53,12 @@ OPS = [
     "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",
+    # Shape arithmetic (issue 16), folded at import time. Not Equal: its
+    # tests return the bool result as the graph output, and the copy kernel
+    # of a bool tensor moves <4 x i1> vectors, which LLVM packs as bits
+    # while Crest stores one byte per bool (a codegen bug, not of the fold).
+    "Shape", "Squeeze", "Unsqueeze", "Mod", "Where", "ConstantOfShape",
+    "Range", "Expand",
 ]
 
 # Tests whose data disagrees with the ONNX specification Crest follows. They
@@ -128,6 +140,17 @@ def run_test(args, op, path):
                                  (name, os.path.join(data_dir, file)))
                     bound.add(name)
             result = compile_with(extra)
+        folded = False
+        if result.returncode != 0 and "is computed at run time" in result.stderr:
+            # An op Crest folds on constants only (integer Div, Mod, Equal,
+            # Where, Range, ...): bind every input, so that the test checks
+            # the folded result (reported as such).
+            extra = ["--onnx-bind-input=%s=%s" %
+                     (name, os.path.join(data_dir, file))
+                     for (name, _), file in zip(inputs, input_files)]
+            bound = {name for name, _ in inputs}
+            folded = True
+            result = compile_with(extra)
         if result.returncode != 0:
             message = (result.stderr.strip().splitlines() or ["no message"])[-1]
             if result.returncode == 1 and "error:" in result.stderr:
@@ -180,6 +203,9 @@ def run_test(args, op, path):
                                    want64[mask][index]))
             if err.size:
                 worst = "max |error| %.3g" % err.max()
+        if folded:
+            worst = ("folded at compile time, every input bound; " +
+                     worst).rstrip("; ")
         return "pass", worst
 
 

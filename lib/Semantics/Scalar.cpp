@@ -390,6 +390,56 @@ double minimum(double x, double y) {
 }
 } // namespace
 
+std::optional<int64_t> sem::divInt(int64_t x, int64_t y, ScalarType result) {
+  if (y == 0)
+    return std::nullopt;
+  // INT64_MIN / -1 overflows in C++; its wrapped quotient is INT64_MIN.
+  if (y == -1)
+    return wrapInt(int64_t(0 - uint64_t(x)), result.intBits, result.isUnsigned);
+  return wrapInt(x / y, result.intBits, result.isUnsigned);
+}
+
+std::optional<int64_t> sem::remInt(int64_t x, int64_t y, bool signOfDividend,
+                                   ScalarType result) {
+  if (y == 0)
+    return std::nullopt;
+  // C++'s % truncates: the remainder has the dividend's sign (and
+  // INT64_MIN % -1, which overflows in C++, is 0).
+  int64_t r = y == -1 ? 0 : x % y;
+  if (!signOfDividend && r != 0 && ((r < 0) != (y < 0)))
+    r += y;
+  return wrapInt(r, result.intBits, result.isUnsigned);
+}
+
+std::optional<int64_t> sem::evaluateInt(ElementwiseOp op, int64_t x,
+                                        int64_t y, ScalarType result) {
+  int64_t r;
+  switch (op) {
+  case ElementwiseOp::Add:
+    r = int64_t(uint64_t(x) + uint64_t(y));
+    break;
+  case ElementwiseOp::Sub:
+    r = int64_t(uint64_t(x) - uint64_t(y));
+    break;
+  case ElementwiseOp::Mul:
+    r = int64_t(uint64_t(x) * uint64_t(y));
+    break;
+  case ElementwiseOp::Div:
+    return divInt(x, y, result);
+  case ElementwiseOp::Max:
+    r = result.isUnsigned ? int64_t(std::max(uint64_t(x), uint64_t(y)))
+                          : std::max(x, y);
+    break;
+  case ElementwiseOp::Min:
+    r = result.isUnsigned ? int64_t(std::min(uint64_t(x), uint64_t(y)))
+                          : std::min(x, y);
+    break;
+  default:
+    return std::nullopt;
+  }
+  return wrapInt(r, result.intBits, result.isUnsigned);
+}
+
 double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
                      ScalarType result, const OpParams &params) {
   double x = operands.empty() ? 0 : operands[0];
@@ -398,30 +448,13 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
     return castTo(x, result);
 
   if (result.isInteger()) {
-    auto i = [](double v) { return int64_t(v); };
-    int64_t r;
-    switch (op) {
-    case ElementwiseOp::Add:
-      r = int64_t(uint64_t(i(x)) + uint64_t(i(y)));
-      break;
-    case ElementwiseOp::Sub:
-      r = int64_t(uint64_t(i(x)) - uint64_t(i(y)));
-      break;
-    case ElementwiseOp::Mul:
-      r = int64_t(uint64_t(i(x)) * uint64_t(i(y)));
-      break;
-    case ElementwiseOp::Max:
-      r = std::max(i(x), i(y));
-      break;
-    case ElementwiseOp::Min:
-      r = std::min(i(x), i(y));
-      break;
-    default:
-      // The dialect allows only the ops above on integers.
-      return castTo(evaluate(op, operands, ScalarType::getF64(), params),
-                    result);
-    }
-    return double(wrapInt(r, result.intBits, result.isUnsigned));
+    if (std::optional<int64_t> r =
+            evaluateInt(op, int64_t(x), int64_t(y), result))
+      return double(*r);
+    // The dialect allows only the ops above on integers (and a zero
+    // divisor has no integer result).
+    return castTo(evaluate(op, operands, ScalarType::getF64(), params),
+                  result);
   }
 
   // Each step rounds to the compute type, in the kernels' order.

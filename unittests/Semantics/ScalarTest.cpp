@@ -58,6 +58,37 @@ TEST(ScalarSemantics, IntegerNarrowingSaturatesArithmeticWraps) {
   EXPECT_EQ(evaluate(ElementwiseOp::Max, {-7, 3}, i32), 3);
 }
 
+TEST(ScalarSemantics, IntegerDivisionTruncatesRemainderHasTwoModes) {
+  ScalarType i64 = ScalarType::getInt(64), i32 = ScalarType::getInt(32);
+  const int64_t kMin = std::numeric_limits<int64_t>::min();
+  // Toward zero, not toward -inf: -7 / 2 = -3 (Python's // gives -4).
+  EXPECT_EQ(divInt(7, 2, i64), 3);
+  EXPECT_EQ(divInt(-7, 2, i64), -3);
+  EXPECT_EQ(divInt(7, -2, i64), -3);
+  EXPECT_EQ(divInt(-7, -2, i64), 3);
+  EXPECT_EQ(divInt(kMin, -1, i64), kMin);
+  EXPECT_EQ(divInt(int64_t(INT32_MIN), -1, i32), int64_t(INT32_MIN));
+  EXPECT_FALSE(divInt(5, 0, i64));
+  // fmod = 0: the sign of the divisor (Python's %).
+  EXPECT_EQ(remInt(-7, 3, /*signOfDividend=*/false, i64), 2);
+  EXPECT_EQ(remInt(7, -3, false, i64), -2);
+  EXPECT_EQ(remInt(-7, -3, false, i64), -1);
+  EXPECT_EQ(remInt(6, -3, false, i64), 0);
+  // fmod = 1: the sign of the dividend (C's %).
+  EXPECT_EQ(remInt(-7, 3, /*signOfDividend=*/true, i64), -1);
+  EXPECT_EQ(remInt(7, -3, true, i64), 1);
+  EXPECT_EQ(remInt(kMin, -1, true, i64), 0);
+  EXPECT_FALSE(remInt(5, 0, true, i64));
+  // evaluateInt is exact past 2^53 (INT64_MAX ends of Slice).
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(evaluateInt(ElementwiseOp::Sub, kMax, 1, i64), kMax - 1);
+  EXPECT_EQ(evaluateInt(ElementwiseOp::Add, kMax, 1, i64), kMin);
+  EXPECT_EQ(evaluateInt(ElementwiseOp::Div, -9, 4, i64), -2);
+  EXPECT_FALSE(evaluateInt(ElementwiseOp::Pow, 2, 3, i64));
+  // The double form agrees where doubles are exact.
+  EXPECT_EQ(evaluate(ElementwiseOp::Div, {-9, 4}, i32), -2.0);
+}
+
 TEST(ScalarSemantics, FloatNarrowingRoundsToNearestEven) {
   ScalarType f16 = ScalarType::getF16(), bf16 = ScalarType::getBF16();
   ScalarType f32 = ScalarType::getF32();

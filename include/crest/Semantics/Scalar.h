@@ -26,7 +26,12 @@
 // - Integer to float: round to nearest even. Integer to integer: widening
 //   is exact, narrowing saturates to the target range.
 // - Integer add, sub, mul wrap around (two's complement), like ONNX and
-//   NumPy; max and min are exact.
+//   NumPy; max and min are exact. Integer division truncates toward zero
+//   (ONNX Div, C); the smallest integer divided by -1 wraps to itself.
+//   Integer remainder has ONNX Mod's two modes: the sign of the divisor
+//   (fmod = 0, Python's %) or of the dividend (fmod = 1, C's %). A zero
+//   divisor has no result (ONNX leaves it undefined; the importer's folding
+//   reports it).
 // - max/min (and relu, clip, hardsigmoid's clamps) propagate NaN and order
 //   -0 < +0 (arith.maximumf / arith.minimumf).
 // - Arithmetic steps of composite ops (hardswish, hardsigmoid, sigmoid,
@@ -205,6 +210,21 @@ struct OpParams {
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
 };
+
+/// Integer `x / y` truncated toward zero, wrapped to `result` (an integer
+/// type); nullopt when `y` is 0.
+std::optional<int64_t> divInt(int64_t x, int64_t y, ScalarType result);
+/// Integer remainder of `x / y` with the sign of the dividend
+/// (`signOfDividend`, ONNX Mod with fmod = 1, C's %) or of the divisor
+/// (ONNX Mod with fmod = 0, Python's %); nullopt when `y` is 0.
+std::optional<int64_t> remInt(int64_t x, int64_t y, bool signOfDividend,
+                              ScalarType result);
+/// Integer `op` (Add, Sub, Mul, Div, Max, Min) on exact 64-bit operands of
+/// integer type `result`, with the rules above; nullopt for a zero divisor
+/// or an op with no integer form. Unlike `evaluate`, values beyond 2^53
+/// stay exact (shape arithmetic uses INT64_MAX as "to the end").
+std::optional<int64_t> evaluateInt(ElementwiseOp op, int64_t x, int64_t y,
+                                   ScalarType result);
 
 /// Evaluates `op` on `operands` (values of their operand types) with the
 /// rules above and returns the result rounded to `result`.

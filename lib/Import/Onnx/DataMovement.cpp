@@ -140,6 +140,8 @@ LogicalResult Importer::importConcat() {
   if (failed(expectInputs(1, 1024)) || failed(checkAttributes({"axis"})))
     return failure();
   RankedTensorType first = tensorType(input(0));
+  if (first.getRank() == 0)
+    return error() << "inputs must have rank 1 or more, got a scalar";
   FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), first.getRank());
   if (failed(axis))
     return failure();
@@ -158,6 +160,26 @@ LogicalResult Importer::importConcat() {
   if (inputs.size() == 1)
     return setOutput(0, input(0));
   auto type = RankedTensorType::get(shape, first.getElementType());
+  // Constants (the pieces of a shape) concatenate at import time.
+  if (llvm::all_of(inputs, [](Value v) { return bool(getConstant(v)); }) &&
+      product(shape) <= kMaxFoldElements) {
+    int64_t inner = product(ArrayRef<int64_t>(shape).drop_front(*axis + 1));
+    int64_t outer = product(ArrayRef<int64_t>(shape).take_front(*axis));
+    SmallVector<DenseElementsAttr> sources;
+    SmallVector<int64_t> index;
+    for (int64_t o = 0; o < outer; ++o) {
+      int64_t offset = 0;
+      for (Value v : inputs) {
+        int64_t size = tensorType(v).getDimSize(*axis) * inner;
+        for (int64_t j = 0; j < size; ++j)
+          index.push_back(offset + o * size + j);
+        offset += tensorType(v).getNumElements();
+      }
+    }
+    for (Value v : inputs)
+      sources.push_back(getConstant(v));
+    return setOutput(0, materialize(pickElements(sources, index, type)));
+  }
   return setOutput(0, ConcatOp::create(builder, loc, type, inputs,
                                        builder.getI64IntegerAttr(*axis)));
 }
@@ -252,21 +274,38 @@ LogicalResult Importer::importSlice() {
   if (axes.size() != starts.size() || steps.size() != starts.size())
     return error() << "starts, ends, axes and steps have different lengths";
   SmallVector<int64_t> offsets(rank, 0), strides(rank, 1), shape(in);
+  SmallVector<bool> sliced(rank, false);
   for (size_t i = 0; i < starts.size(); ++i) {
     FailureOr<int64_t> axis = normalizeAxis(axes[i], rank);
     if (failed(axis))
       return failure();
+    if (sliced[*axis])
+      return error() << "axis " << axes[i] << " is sliced twice";
+    sliced[*axis] = true;
     int64_t dim = in[*axis], step = steps[i];
-    if (step <= 0)
-      return error() << "step " << step
-                     << " is not supported; Crest slices with positive steps";
-    auto clampIndex = [&](int64_t v) {
+    if (step == 0)
+      return error() << "step 0 of axis " << *axis << " is not allowed";
+    // A step past the dimension takes one element, as a step of `dim` does.
+    step = std::clamp<int64_t>(step, -dim, dim);
+    // ONNX's clamping: negative indices count from the end (INT64_MAX and
+    // INT64_MIN, "to the end", stay beyond it); a positive step clamps
+    // start and end to [0, dim], a negative one start to [0, dim - 1] and
+    // end to [-1, dim - 1].
+    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
       if (v < 0)
         v += dim;
-      return std::clamp<int64_t>(v, 0, dim);
+      return std::clamp<int64_t>(v, lo, hi);
     };
-    int64_t start = clampIndex(starts[i]), end = clampIndex(ends[i]);
-    int64_t size = end > start ? (end - start + step - 1) / step : 0;
+    int64_t start, end, size;
+    if (step > 0) {
+      start = clampIndex(starts[i], 0, dim);
+      end = clampIndex(ends[i], 0, dim);
+      size = end > start ? (end - start - 1) / step + 1 : 0;
+    } else {
+      start = clampIndex(starts[i], 0, dim - 1);
+      end = clampIndex(ends[i], -1, dim - 1);
+      size = start > end ? (start - end - 1) / -step + 1 : 0;
+    }
     if (size == 0)
       return error() << "the slice of axis " << *axis
                      << " is empty; Crest does not support empty tensors";
@@ -276,6 +315,26 @@ LogicalResult Importer::importSlice() {
   }
   auto resultType =
       RankedTensorType::get(shape, tensorType(x).getElementType());
+  // A constant (a shape, a weight) slices at import time, in any direction.
+  if (DenseElementsAttr attr = getConstant(x);
+      attr && product(shape) <= kMaxFoldElements) {
+    SmallVector<int64_t> index(product(shape));
+    for (int64_t i = 0, e = index.size(); i < e; ++i) {
+      int64_t rest = i, source = 0, stride = 1;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        source += (offsets[d] + rest % shape[d] * strides[d]) * stride;
+        rest /= shape[d];
+        stride *= in[d];
+      }
+      index[i] = source;
+    }
+    return setOutput(0, materialize(pickElements({attr}, index, resultType)));
+  }
+  for (int64_t step : strides)
+    if (step < 0)
+      return error() << "step " << step
+                     << " of a tensor computed at run time is not supported; "
+                        "Crest slices with positive steps";
   bool unitStrides = llvm::all_of(strides, [](int64_t s) { return s == 1; });
   Value result = SliceOp::create(
       builder, loc, resultType, x, builder.getDenseI64ArrayAttr(offsets),
@@ -292,6 +351,8 @@ LogicalResult Importer::importGather() {
   if (!it.getElementType().isInteger(32) &&
       !it.getElementType().isInteger(64))
     return error() << "indices must be int32 or int64";
+  if (dt.getRank() == 0)
+    return error() << "data must have rank 1 or more, got a scalar";
   FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), dt.getRank());
   if (failed(axis))
     return failure();
@@ -299,6 +360,31 @@ LogicalResult Importer::importGather() {
   llvm::append_range(shape, it.getShape());
   llvm::append_range(shape, dt.getShape().drop_front(*axis + 1));
   auto type = RankedTensorType::get(shape, dt.getElementType());
+  // Constant indices must be in [-size, size) (ONNX: out of range is an
+  // error); with constant data too (Shape -> Gather) the gather folds.
+  if (DenseElementsAttr idx = getConstant(indices)) {
+    int64_t size = dt.getDimSize(*axis);
+    SmallVector<int64_t> positions = getInts(idx);
+    for (auto [j, v] : llvm::enumerate(positions)) {
+      if (v < -size || v >= size)
+        return error() << "index " << v << " (element " << j
+                       << " of the indices) is out of range for axis "
+                       << *axis << " of size " << size;
+      if (v < 0)
+        v += size;
+    }
+    if (DenseElementsAttr attr = getConstant(data);
+        attr && product(shape) <= kMaxFoldElements) {
+      int64_t outer = product(dt.getShape().take_front(*axis));
+      int64_t inner = product(dt.getShape().drop_front(*axis + 1));
+      SmallVector<int64_t> index;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t p : positions)
+          for (int64_t k = 0; k < inner; ++k)
+            index.push_back((o * size + p) * inner + k);
+      return setOutput(0, materialize(pickElements({attr}, index, type)));
+    }
+  }
   return setOutput(0, GatherOp::create(builder, loc, type, data, indices,
                                        builder.getI64IntegerAttr(*axis)));
 }

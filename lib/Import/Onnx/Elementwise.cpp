@@ -95,14 +95,11 @@ LogicalResult Importer::importCast() {
   if (failed(to))
     return failure();
   Value x = input(0);
-  DenseElementsAttr attr;
-  if (matchPattern(x, m_Constant(&attr)) &&
-      isa<IntegerType>(attr.getElementType()) && isa<IntegerType>(*to)) {
-    unsigned width = to->getIntOrFloatBitWidth();
-    return setOutput(0, materialize(attr.mapValues(*to, [&](const APInt &v) {
-                       return v.sextOrTrunc(width);
-                     })));
-  }
+  // Constants convert at import time with crest.cast's rules (shape
+  // arithmetic casts int64 to float and back); float to float in convert().
+  if (DenseElementsAttr attr = getConstant(x))
+    if (DenseElementsAttr folded = foldCast(attr, *to))
+      return setOutput(0, materialize(folded));
   return setOutput(0, convert(x, *to));
 }
 

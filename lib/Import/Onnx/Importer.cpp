@@ -216,8 +216,9 @@ FailureOr<SmallVector<int64_t>> Importer::getConstantInts(Value value,
   if (!value || !matchPattern(value, m_Constant(&attr)) ||
       !isa<IntegerType>(attr.getElementType()))
     return error() << what
-                   << " must be a constant integer tensor (an initializer or a "
-                      "Constant node); Crest compiles static shapes only";
+                   << " must be a constant integer tensor (an initializer, a "
+                      "Constant node or shape arithmetic on them and on "
+                      "static shapes); Crest compiles static shapes only";
   SmallVector<int64_t> result;
   for (const APInt &v : attr.getValues<APInt>())
     result.push_back(v.getSExtValue());
@@ -414,8 +415,12 @@ PrecisionAttr Importer::matrixPrecision() {
 
 FailureOr<SmallVector<int64_t>> Importer::broadcastShape(Value lhs,
                                                          Value rhs) {
-  ArrayRef<int64_t> a = tensorType(lhs).getShape(),
-                    b = tensorType(rhs).getShape();
+  return broadcastShape(tensorType(lhs).getShape(),
+                        tensorType(rhs).getShape());
+}
+
+FailureOr<SmallVector<int64_t>>
+Importer::broadcastShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<int64_t> shape(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -430,10 +435,23 @@ FailureOr<SmallVector<int64_t>> Importer::broadcastShape(Value lhs,
 }
 
 FailureOr<Value> Importer::binaryByName(StringRef op, Value lhs, Value rhs) {
-  if ((op == "Div" || op == "Pow") &&
-      (failed(expectFloat(lhs, "input #0")) ||
-       failed(expectFloat(rhs, "input #1"))))
+  // Integer Div folds (truncating, Semantics.md) on constants; crest.div
+  // and crest.pow take floats.
+  if (op == "Div" && !isFloat(lhs) && !isFloat(rhs)) {
+    if (failed(expectConstantInputs("integer Div")))
+      return failure();
+    FailureOr<SmallVector<int64_t>> shape = broadcastShape(lhs, rhs);
+    if (failed(shape))
+      return failure();
+    if (product(*shape) > kMaxFoldElements)
+      return error() << "the integer Div's result ("
+                     << formatShape(*shape)
+                     << ") is too large to fold at import time";
+  } else if ((op == "Div" || op == "Pow") &&
+             (failed(expectFloat(lhs, "input #0")) ||
+              failed(expectFloat(rhs, "input #1")))) {
     return failure();
+  }
   if (op == "Add")
     return binary<AddOp>(lhs, rhs);
   if (op == "Sub")

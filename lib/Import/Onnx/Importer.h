@@ -50,6 +50,26 @@ inline int64_t product(ArrayRef<int64_t> values) {
   return checkedProduct(values).value_or(-1);
 }
 
+/// Binary ops the importer folds on constants (Fold.cpp).
+enum class FoldOp { Add, Sub, Mul, Div, Pow, Max, Min, Mod, Fmod, Equal };
+
+template <typename OpTy> constexpr FoldOp getFoldOp() {
+  if constexpr (std::is_same_v<OpTy, AddOp>)
+    return FoldOp::Add;
+  else if constexpr (std::is_same_v<OpTy, SubOp>)
+    return FoldOp::Sub;
+  else if constexpr (std::is_same_v<OpTy, MulOp>)
+    return FoldOp::Mul;
+  else if constexpr (std::is_same_v<OpTy, DivOp>)
+    return FoldOp::Div;
+  else if constexpr (std::is_same_v<OpTy, PowOp>)
+    return FoldOp::Pow;
+  else if constexpr (std::is_same_v<OpTy, MaxOp>)
+    return FoldOp::Max;
+  else
+    return FoldOp::Min;
+}
+
 /// The importer of one model.
 class Importer {
 public:
@@ -75,6 +95,42 @@ public:
   Value materialize(DenseElementsAttr value);
   FailureOr<SmallVector<int64_t>> getConstantInts(Value value,
                                                   StringRef what);
+
+  // Constant folding (Fold.cpp): shape arithmetic (Shape -> Gather -> Div
+  // -> Concat -> Reshape, as exporters write it) and data movement on
+  // constants evaluate at import time; integers with crest/Semantics'
+  // rules (sem::evaluateInt, divInt, remInt).
+
+  /// Results of at most this many elements fold.
+  static constexpr int64_t kMaxFoldElements = 1 << 20;
+  /// The constant `v` holds, or null.
+  static DenseElementsAttr getConstant(Value v);
+  /// The elements of an integer constant, sign-extended (i1 as 0 and 1).
+  static SmallVector<int64_t> getInts(DenseElementsAttr attr);
+  /// An integer constant of `type` holding `values` (truncated to width).
+  static DenseElementsAttr getIntsAttr(RankedTensorType type,
+                                       ArrayRef<int64_t> values);
+  /// For each element of a tensor of `shape`, the element an operand of
+  /// shape `in` broadcast to it (NumPy rules) reads.
+  static SmallVector<int64_t> broadcastIndices(ArrayRef<int64_t> shape,
+                                               ArrayRef<int64_t> in);
+  /// A constant of `type` whose element i is element index[i] of the
+  /// concatenation of `sources` (each of `type`'s element type).
+  static DenseElementsAttr pickElements(ArrayRef<DenseElementsAttr> sources,
+                                        ArrayRef<int64_t> index,
+                                        RankedTensorType type);
+  /// `op` on two constants, broadcast to `type` (the result type; i1 for
+  /// Equal). Floats compute in double and round once to the result type;
+  /// integers follow crest/Semantics. A zero integer divisor is an error.
+  FailureOr<DenseElementsAttr> foldBinary(FoldOp op, DenseElementsAttr lhs,
+                                          DenseElementsAttr rhs,
+                                          RankedTensorType type);
+  /// A constant converted to `to` with crest.cast's rules (Semantics.md),
+  /// or null for float-to-float (convert() folds those).
+  static DenseElementsAttr foldCast(DenseElementsAttr attr, Type to);
+  /// Fails, naming the first input that is not a constant, when one is not:
+  /// `what` says what the node folds only on constants.
+  LogicalResult expectConstantInputs(StringRef what);
 
   // Graph.
   LogicalResult importGraph(const onnx::GraphProto &graph);
@@ -113,6 +169,8 @@ public:
   Type matrixType();
   PrecisionAttr matrixPrecision();
   FailureOr<SmallVector<int64_t>> broadcastShape(Value lhs, Value rhs);
+  FailureOr<SmallVector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
+                                                 ArrayRef<int64_t> b);
   template <typename OpTy> FailureOr<Value> binary(Value lhs, Value rhs);
   FailureOr<Value> binaryByName(StringRef op, Value lhs, Value rhs);
 
@@ -140,6 +198,13 @@ public:
   LogicalResult importClip();
   LogicalResult importCast();
   LogicalResult importConstant();
+  // Shape arithmetic (ShapeArithmetic.cpp); these fold on constants only.
+  LogicalResult importMod();
+  LogicalResult importEqual();
+  LogicalResult importWhere();
+  LogicalResult importConstantOfShape();
+  LogicalResult importRange();
+  LogicalResult importExpand();
 
   LogicalResult setOutput(unsigned i, Value value);
 
@@ -173,53 +238,15 @@ FailureOr<Value> Importer::binary(Value lhs, Value rhs) {
     return failure();
   auto type = RankedTensorType::get(*shape, lt);
   // Arithmetic on constants (scaled biases, the sqrt(d) of attention
-  // scaling written as Pow(64, 0.5), ...) is folded here in double
-  // precision and rounded once to the element type, up to a size limit.
-  DenseElementsAttr l, r;
-  if (isa<FloatType>(lt) && type.getNumElements() <= (1 << 20) &&
-      matchPattern(lhs, m_Constant(&l)) && matchPattern(rhs, m_Constant(&r))) {
-    auto values = [](DenseElementsAttr attr) {
-      SmallVector<double> out;
-      for (const APFloat &v : attr.getValues<APFloat>())
-        out.push_back(v.convertToDouble());
-      return out;
-    };
-    SmallVector<double> xs = values(l), ys = values(r);
-    ArrayRef<int64_t> shape = type.getShape();
-    // Index of result element `i` in an operand of shape `in` (broadcast).
-    auto sourceIndex = [&](int64_t i, ArrayRef<int64_t> in) {
-      int64_t index = 0, stride = 1;
-      for (int64_t d = shape.size() - 1, e = in.size() - 1; d >= 0; --d, --e) {
-        int64_t coord = i % shape[d];
-        i /= shape[d];
-        if (e >= 0) {
-          if (in[e] != 1)
-            index += coord * stride;
-          stride *= in[e];
-        }
-      }
-      return index;
-    };
-    const llvm::fltSemantics &semantics =
-        cast<FloatType>(lt).getFloatSemantics();
-    SmallVector<APFloat> results;
-    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
-      double x = xs[sourceIndex(i, l.getType().getShape())];
-      double y = ys[sourceIndex(i, r.getType().getShape())];
-      double z;
-      if constexpr (std::is_same_v<OpTy, AddOp>) z = x + y;
-      else if constexpr (std::is_same_v<OpTy, SubOp>) z = x - y;
-      else if constexpr (std::is_same_v<OpTy, MulOp>) z = x * y;
-      else if constexpr (std::is_same_v<OpTy, DivOp>) z = x / y;
-      else if constexpr (std::is_same_v<OpTy, PowOp>) z = std::pow(x, y);
-      else if constexpr (std::is_same_v<OpTy, MaxOp>) z = std::max(x, y);
-      else z = std::min(x, y);
-      APFloat value(z);
-      bool lost;
-      value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-      results.push_back(value);
-    }
-    return materialize(DenseElementsAttr::get(type, results));
+  // scaling written as Pow(64, 0.5), integer shape arithmetic) folds here
+  // (Fold.cpp), up to a size limit.
+  DenseElementsAttr l = getConstant(lhs), r = getConstant(rhs);
+  if (l && r && type.getNumElements() <= kMaxFoldElements) {
+    FailureOr<DenseElementsAttr> folded =
+        foldBinary(getFoldOp<OpTy>(), l, r, type);
+    if (failed(folded))
+      return failure();
+    return materialize(*folded);
   }
   return OpTy::create(builder, loc, type, lhs, rhs).getResult();
 }

@@ -58,6 +58,7 @@ const OnnxConverterRegistry &OnnxConverterRegistry::get() {
     registerDataMovementConverters(r);
     registerNormalizationConverters(r);
     registerReductionConverters(r);
+    registerShapeArithmeticConverters(r);
     return r;
   }();
   return registry;

@@ -72,6 +72,7 @@ void registerConvPoolConverters(OnnxConverterRegistry &registry);
 void registerDataMovementConverters(OnnxConverterRegistry &registry);
 void registerNormalizationConverters(OnnxConverterRegistry &registry);
 void registerReductionConverters(OnnxConverterRegistry &registry);
+void registerShapeArithmeticConverters(OnnxConverterRegistry &registry);
 
 } // namespace onnx_import
 } // namespace crest

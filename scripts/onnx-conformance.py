@@ -53,12 +53,9 @@ OPS = [
     "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",
-    # Shape arithmetic (issue 16), folded at import time. Not Equal: its
-    # tests return the bool result as the graph output, and the copy kernel
-    # of a bool tensor moves <4 x i1> vectors, which LLVM packs as bits
-    # while Crest stores one byte per bool (a codegen bug, not of the fold).
-    "Shape", "Squeeze", "Unsqueeze", "Mod", "Where", "ConstantOfShape",
-    "Range", "Expand",
+    # Shape arithmetic (issue 16), folded at import time.
+    "Shape", "Squeeze", "Unsqueeze", "Mod", "Equal", "Where",
+    "ConstantOfShape", "Range", "Expand",
 ]
 
 # Tests whose data disagrees with the ONNX specification Crest follows. They

@@ -55,6 +55,13 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+/// Whether vectors of `elt` may be loaded and stored: memrefs hold one
+/// element per byte (or more), but LLVM packs a vector of i1 into bits, so
+/// a bool vector load reads the wrong bytes; bools move one at a time.
+bool isByteVectorizable(Type elt) {
+  return elt.getIntOrFloatBitWidth() % 8 == 0;
+}
+
 RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
@@ -293,7 +300,10 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
   int64_t n = product(shape);
   int64_t vec = vectorWidth;
   if (vec < 2 || !llvm::isPowerOf2_64(vec) || shape.empty() ||
-      shape.back() % vec != 0)
+      shape.back() % vec != 0 ||
+      !llvm::all_of(llvm::concat<Type>(inputTypes, resultTypes), [](Type t) {
+        return isByteVectorizable(getElementTypeOrSelf(t));
+      }))
     vec = 1;
   int64_t items = n / vec;
   auto [func, block] = createItemKernel(anchor, "elementwise", inputTypes,
@@ -804,7 +814,7 @@ StridedMap simplifyStridedMap(const StridedMap &map) {
 
 int64_t LowerOpsToGPUPass::moveWidth(Type elt) const {
   int64_t vec = vectorWidth;
-  if (vec < 2 || !llvm::isPowerOf2_64(vec))
+  if (vec < 2 || !llvm::isPowerOf2_64(vec) || !isByteVectorizable(elt))
     return 1;
   int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
   while (vec > 1 && vec * bytes > 16)

@@ -2,6 +2,8 @@
 
 #include "crest/Tune/TuneCache.h"
 
+#include "crest/Support/Limits.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -35,7 +37,9 @@ std::string TuneCache::getDefaultPath() {
 }
 
 Error TuneCache::parse(StringRef text, std::map<std::string, Entry> &out) {
-  Expected<json::Value> json = json::parse(text);
+  // A cache file is read back by every build: a deeply nested one must be
+  // an error, not a stack overflow in the recursive parser.
+  Expected<json::Value> json = parseJsonBounded(text);
   if (!json)
     return makeError("not JSON: " + toString(json.takeError()));
   const json::Object *root = json->getAsObject();
@@ -84,10 +88,10 @@ std::optional<std::string> TuneCache::load() {
   dirty = false;
   if (path.empty() || !sys::fs::exists(path))
     return std::nullopt;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
+  Expected<std::unique_ptr<MemoryBuffer>> file = readBoundedFile(path);
   if (!file)
     return "ignoring the tuning cache '" + path +
-           "': " + file.getError().message();
+           "': " + toString(file.takeError());
   std::map<std::string, Entry> read;
   if (Error error = parse((*file)->getBuffer(), read))
     return "ignoring the tuning cache '" + path +
@@ -112,13 +116,15 @@ Error TuneCache::save() {
   if (path.empty() || !dirty)
     return Error::success();
   // Keep what other builds added since load(); this build's entries win.
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-          MemoryBuffer::getFile(path)) {
+  Expected<std::unique_ptr<MemoryBuffer>> file = readBoundedFile(path);
+  if (file) {
     std::map<std::string, Entry> current;
     if (Error error = parse((*file)->getBuffer(), current))
       consumeError(std::move(error)); // load() warned; it is replaced
     else
       entries.insert(current.begin(), current.end());
+  } else {
+    consumeError(file.takeError()); // none yet, or load() warned
   }
   StringRef dir = sys::path::parent_path(path);
   if (!dir.empty())

@@ -166,6 +166,12 @@ TEST_F(TuneCacheTest, CorruptFilesAreIgnoredWithAWarning) {
                            "\"wave_size\": 48, \"problem\": \"p\", "
                            "\"config\": \"c\", \"us\": 3}]}"),
             prefix + "entries[0]: wave_size must be 32 or 64" + suffix);
+  // Nested far deeper than any cache: an error from the bounded parser
+  // (llvm::json recurses per level and would overflow the stack).
+  std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  std::string warning = corruptWarning(*this, path, deep);
+  EXPECT_NE(warning.find(prefix), std::string::npos) << warning;
+  EXPECT_NE(warning.find("nest"), std::string::npos) << warning;
 }
 
 TEST_F(TuneCacheTest, UnwritableLocation) {

@@ -1232,6 +1232,11 @@ void LowerOpsToGPUPass::runOnOperation() {
             .Case([&](ReshapeOp reshape) {
               return lowerCopy(reshape, "reshape");
             })
+            .Case([&](AttentionOp attention) {
+              return attention.emitOpError()
+                     << "has no GPU kernel yet: Crest verifies attention but "
+                        "does not generate its fused kernel";
+            })
             .Case([&](ContractionOpInterface) {
               return op->emitOpError()
                      << "has no crest.launch; run crest-lower-to-gpu first";

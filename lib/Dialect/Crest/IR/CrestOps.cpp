@@ -630,6 +630,138 @@ LogicalResult ClipOp::verify() {
 // Normalizations and reductions
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+double AttentionOp::getEffectiveScale() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToDouble();
+  return 1.0 / std::sqrt(double(getTensorType(getQuery()).getDimSize(3)));
+}
+
+LogicalResult AttentionOp::verify() {
+  RankedTensorType q = getTensorType(getQuery()), k = getTensorType(getKey()),
+                   v = getTensorType(getValue()),
+                   out = getTensorType(getResult());
+  for (auto [name, type] : {std::pair<StringRef, RankedTensorType>("query", q),
+                            {"key", k},
+                            {"value", v},
+                            {"result", out}})
+    if (type.getRank() != 4)
+      return emitOpError() << name << " must be [batch, heads, length, "
+                           << "head dim], got " << formatShape(type.getShape());
+  ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape();
+  if (ks[0] != qs[0] || vs[0] != qs[0])
+    return emitOpError() << "query, key and value must have one batch size, "
+                         << "got " << qs[0] << ", " << ks[0] << " and "
+                         << vs[0];
+  if (vs[1] != ks[1] || vs[2] != ks[2])
+    return emitOpError() << "value " << formatShape(vs)
+                         << " must have the key's heads and length "
+                         << formatShape(ks);
+  if (ks[1] == 0 || qs[1] % ks[1] != 0)
+    return emitOpError() << qs[1] << " query heads are not a multiple of "
+                         << ks[1] << " key/value heads";
+  if (ks[3] != qs[3])
+    return emitOpError() << "key head dimension " << ks[3]
+                         << " differs from the query's " << qs[3];
+  SmallVector<int64_t> want = {qs[0], qs[1], qs[2], vs[3]};
+  if (out.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape " << formatShape(out.getShape())
+                         << " must be [batch, query heads, query length, "
+                         << "value head dim] = " << formatShape(want);
+  if (Value lse = getLse())
+    if (getTensorType(lse).getShape() != ArrayRef<int64_t>(want).drop_back())
+      return emitOpError()
+             << "lse shape " << formatShape(getTensorType(lse).getShape())
+             << " must be [batch, query heads, query length] = "
+             << formatShape(ArrayRef<int64_t>(want).drop_back());
+  if (Value length = getKvLength())
+    if (getTensorType(length).getShape() != ArrayRef<int64_t>{qs[0]})
+      return emitOpError()
+             << "kv_length shape "
+             << formatShape(getTensorType(length).getShape())
+             << " must be [batch] = [" << qs[0] << "]";
+  if (Value mask = getMask()) {
+    ArrayRef<int64_t> ms = getTensorType(mask).getShape();
+    SmallVector<int64_t> scores = {qs[0], qs[1], qs[2], ks[2]};
+    bool broadcasts = ms.size() <= 4;
+    for (size_t i = 0; broadcasts && i < ms.size(); ++i) {
+      int64_t dim = ms[ms.size() - 1 - i], to = scores[3 - i];
+      broadcasts = dim == 1 || dim == to;
+    }
+    if (!broadcasts)
+      return emitOpError() << "mask " << formatShape(ms)
+                           << " does not broadcast to the scores "
+                           << formatShape(scores);
+  }
+  if (std::optional<uint64_t> window = getWindow()) {
+    if (int64_t(*window) <= 0)
+      return emitOpError() << "window = " << int64_t(*window)
+                           << " must be positive";
+    if (getCausal() == CausalMask::None)
+      return emitOpError() << "a sliding window needs a causal mask "
+                              "(causal = top_left or bottom_right)";
+  }
+  if (std::optional<APFloat> scale = getScale())
+    if (!scale->isFiniteNonZero() || scale->isNegative())
+      return emitOpError() << "scale = " << scale->convertToDouble()
+                           << " must be finite and positive";
+
+  // The two products' precisions.
+  Type f32 = Float32Type::get(getContext());
+  PrecisionAttr qk = getQk(), pv = getPv();
+  auto checkProbabilities = [&]() -> LogicalResult {
+    Type p = pv.getLhs();
+    std::optional<ScalarKind> kind = getScalarKind(p);
+    if (kind && (isa<Float32Type, Float16Type, BFloat16Type>(p) ||
+                 isFp8Kind(*kind)))
+      return success();
+    return emitOpError() << "pv lhs = " << p
+                         << ": the probabilities are rounded to f32, f16, "
+                            "bf16 or an fp8 type";
+  };
+  auto expect = [&](StringRef product, StringRef field, Type actual,
+                    Type wanted, StringRef what) -> LogicalResult {
+    if (actual == wanted)
+      return success();
+    return emitOpError() << product << " " << field << " = " << actual
+                         << " must be " << wanted << " (" << what << ")";
+  };
+  if (failed(expect("qk", "lhs", qk.getLhs(), q.getElementType(),
+                    "the query's element type")) ||
+      failed(expect("qk", "rhs", qk.getRhs(), k.getElementType(),
+                    "the key's element type")) ||
+      failed(expect("qk", "acc", qk.getAcc(), f32, "scores accumulate in f32")) ||
+      failed(expect("qk", "out", qk.getOut(), f32,
+                    "the softmax reads f32 scores")) ||
+      failed(checkProbabilities()) ||
+      failed(expect("pv", "rhs", pv.getRhs(), v.getElementType(),
+                    "the value's element type")) ||
+      failed(expect("pv", "acc", pv.getAcc(), f32,
+                    "the output accumulates in f32")) ||
+      failed(expect("pv", "out", pv.getOut(), out.getElementType(),
+                    "the result's element type")))
+    return failure();
+
+  TargetAttr target = lookupTarget(*this);
+  if (!target || !target.getChipInfo())
+    return success();
+  const ChipInfo &chip = *target.getChipInfo();
+  for (auto [name, precision] : {std::pair<StringRef, PrecisionAttr>("qk", qk),
+                                 {"pv", pv}}) {
+    std::optional<ScalarKind> lhs = getScalarKind(precision.getLhs());
+    std::optional<ScalarKind> rhs = getScalarKind(precision.getRhs());
+    if (!lhs || !rhs || chip.findMma(*lhs, *rhs, ScalarKind::F32).empty())
+      return emitOpError() << name << ": " << chip.name
+                           << " has no matrix instruction for "
+                           << describePrecision(precision) << "; it supports "
+                           << describeSupportedPrecisions(chip);
+  }
+  return success();
+}
+
 LogicalResult SoftmaxOp::verify() {
   return normalizeAxis(*this, "axis", getAxis(),
                        getTensorType(getInput()).getRank());

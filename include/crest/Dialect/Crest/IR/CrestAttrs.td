@@ -37,6 +37,15 @@ def Crest_SyncScope : I32EnumAttr<"SyncScope",
   let genSpecializedAttr = 0;
 }
 
+def Crest_CausalMask : I32EnumAttr<"CausalMask",
+    "which query-key pairs a causal crest.attention masks", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"TopLeft", 1, "top_left">,
+      I32EnumAttrCase<"BottomRight", 2, "bottom_right">
+    ]> {
+  let cppNamespace = "::crest";
+}
+
 def Crest_GeluApproximation : I32EnumAttr<"GeluApproximation",
     "how crest.gelu evaluates the Gaussian CDF", [
       I32EnumAttrCase<"None", 0, "none">,

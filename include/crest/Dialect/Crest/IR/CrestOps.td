@@ -298,6 +298,84 @@ def Crest_SoftmaxOp : Crest_Op<"softmax", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Crest_AttentionOp : Crest_Op<"attention",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "Scaled dot-product attention, softmax(scale * Q K^T + mask) V";
+  let description = [{
+    Q is `[B, Hq, Lq, D]`, K `[B, Hkv, Lkv, D]` and V `[B, Hkv, Lkv, Dv]`:
+    `B` sequences, `Hq` query heads sharing `Hkv` key/value heads
+    (grouped-query attention: query head `h` reads key/value head
+    `h / (Hq / Hkv)`; `Hq` a multiple of `Hkv`), `Lq` queries against `Lkv`
+    keys of head dimension `D`. The result is `[B, Hq, Lq, Dv]`:
+
+      s[q, k]   = scale * sum_d Q[q, d] K[k, d]       (`scale` default
+                  1 / sqrt(D))
+      s[q, k]   = -inf where the pair is masked
+      out[q, :] = sum_k softmax_k(s[q, :]) V[k, :]
+
+    A pair (q, k) is masked when any of these holds:
+    - `kv_length` (optional, `[B]` of i32: a KV cache's filled length per
+      sequence) is given and k >= kv_length[b];
+    - `mask` (optional, i1, broadcast to `[B, Hq, Lq, Lkv]` by NumPy rules)
+      is false at the pair;
+    - `causal = top_left`: k > q; `causal = bottom_right`: k > q + L - Lq,
+      L the keys present (`kv_length[b]`, else `Lkv`) -- the last query
+      sees every key, as in decode;
+    - `window = W` (a sliding window; needs `causal`): the key is W or more
+      positions before the diagonal.
+
+    A row whose pairs are all masked gives `out = 0` (and `lse = -inf`), not
+    NaN. The optional second result `lse` (`[B, Hq, Lq]`, f32) is the
+    natural log of each row's sum of exp(s), which split-KV decoding
+    combines partial results with.
+
+    Precision: `qk` is the precision of the Q K^T product (`lhs`/`rhs` the
+    element types of Q and K, `acc = f32`, `out = f32`: the scores);
+    `pv` that of the P V product (`lhs` the type the probabilities are
+    rounded to, to nearest even: f16, bf16 or an fp8 type; `rhs` the
+    element type of V; `acc = f32`; `out` the result's element type). The
+    softmax state (row maximum and sum) is always f32.
+
+    ```mlir
+    %o = crest.attention %q, %k, %v causal = bottom_right
+           qk <lhs = f16, rhs = f16, acc = f32, out = f32>
+           pv <lhs = f16, rhs = f16, acc = f32, out = f16>
+           : tensor<1x32x1x128xf16>, tensor<1x8x4096x128xf16>,
+             tensor<1x8x4096x128xf16> -> tensor<1x32x1x128xf16>
+    ```
+
+    Crest verifies the op; its fused kernel (and the host reference
+    evaluator's support) are not built yet, so compiling a graph that holds
+    one is a diagnostic at the op.
+  }];
+  let arguments = (ins Crest_FloatTensor:$query, Crest_FloatTensor:$key,
+                       Crest_FloatTensor:$value,
+                       Optional<StaticShapeTensorOf<[I32]>>:$kv_length,
+                       Optional<StaticShapeTensorOf<[I1]>>:$mask,
+                       OptionalAttr<F32Attr>:$scale,
+                       DefaultValuedAttr<Crest_CausalMask,
+                                         "::crest::CausalMask::None">:$causal,
+                       OptionalAttr<I64Attr>:$window,
+                       Crest_PrecisionAttr:$qk, Crest_PrecisionAttr:$pv);
+  let results = (outs Crest_FloatTensor:$result,
+                      Optional<StaticShapeTensorOf<[F32]>>:$lse);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value
+    (`kv_length` $kv_length^ `:` type($kv_length))?
+    (`mask` $mask^ `:` type($mask))?
+    (`causal` `=` $causal^)? (`window` `=` $window^)?
+    (`scale` `=` $scale^)?
+    `qk` $qk `pv` $pv
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `->`
+    type($result) (`,` type($lse)^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The scale the scores are multiplied by: `scale`, else 1 / sqrt(D).
+    double getEffectiveScale();
+  }];
+  let hasVerifier = 1;
+}
+
 def Crest_LayerNormOp : Crest_Op<"layer_norm", [Pure]> {
   let summary = "Layer normalization over the trailing dimensions from axis";
   let description = [{

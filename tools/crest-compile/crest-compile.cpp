@@ -131,6 +131,11 @@ static cl::opt<bool> report("report",
                                      "scratch, spills, occupancy and "
                                      "MFMA/barrier counts"),
                             cl::cat(category));
+static cl::opt<bool> fusionRemarks(
+    "crest-fusion-remarks",
+    cl::desc("Remark on every elementwise op crest-fuse-epilogues refuses "
+             "to fuse into a contraction's epilogue, saying why"),
+    cl::cat(category));
 static cl::opt<bool>
     tune("tune",
          cl::desc("Measure the best candidate configurations of every "
@@ -202,6 +207,7 @@ struct DriverOptions {
   unsigned codeObjectVersion, waveSize, indexBitwidth, optLevel;
   bool report, skipLowering, targetChecks;
   unsigned dropBarrier;
+  bool fusionRemarks;
   InputFormat format;
   std::string precision, onnxDims;
   std::vector<std::string> onnxBindInputs;
@@ -230,6 +236,7 @@ static DriverOptions copyOptions() {
       skipLowering,
       !noTargetChecks,
       testingDropBarrier,
+      fusionRemarks,
       inputFormat,
       precisionFlag,
       onnxDims,
@@ -467,6 +474,9 @@ static int run(int argc, char **argv) {
       case mlir::DiagnosticSeverity::Warning:
         os << "warning: ";
         break;
+      case mlir::DiagnosticSeverity::Remark:
+        os << "remark: ";
+        break;
       default:
         os << "note: ";
         break;
@@ -573,6 +583,7 @@ static int run(int argc, char **argv) {
     codegen.tune = opts.tune;
     codegen.tuneCandidates = opts.tuneCandidates;
     codegen.testingDropBarrier = opts.dropBarrier;
+    codegen.fusionRemarks = opts.fusionRemarks;
     buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.

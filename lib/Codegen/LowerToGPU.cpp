@@ -205,11 +205,16 @@ private:
                              ArrayRef<Value> bodyInputs,
                              ArrayRef<Value> yielded);
   /// Applies the epilogue to accumulator value `acc` of the result element
-  /// at `coords` and stores every yielded value there.
+  /// at `coords` and stores every yielded value there. Inputs already in
+  /// `loaded` (tensor -> element) are not loaded again.
   LogicalResult emitEpilogueElement(Value acc, ArrayRef<Value> coords,
                                     ArrayRef<Operation *> epilogue,
                                     ArrayRef<Value> bodyInputs,
-                                    ArrayRef<Value> yielded);
+                                    ArrayRef<Value> yielded,
+                                    const IRMapping *loaded = nullptr);
+  /// Loads the element of epilogue input `mem` broadcast to `coords`
+  /// (NumPy rules: trailing dimensions align, size-1 dimensions broadcast).
+  Value loadEpilogueInput(Value mem, ArrayRef<Value> coords);
 
 public:
   /// The skinny-GEMM kernel (rhs_vector > 1, wavefront scope, K-major B):
@@ -644,14 +649,39 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
       Value j = add(colBase, add(mul(waveCol, idx(plan.waveN)),
                                  add(idx(tj * mma.getN()),
                                      mma.getAccColumn(b, loc, lane))));
+      bool guarded = plan.m % plan.tileM != 0 || plan.n % plan.tileN != 0;
+      SmallVector<Value> rows;
       for (int64_t r = 0; r < plan.accPerLane; ++r) {
-        Value i = add(rowBase,
-                      add(mul(waveRow, idx(plan.waveM)),
-                          add(idx(ti * mma.getM()),
-                              mma.getAccRow(b, loc, lane, r))));
+        rows.push_back(add(rowBase,
+                           add(mul(waveRow, idx(plan.waveM)),
+                               add(idx(ti * mma.getM()),
+                                   mma.getAccRow(b, loc, lane, r)))));
+      }
+      // Every input element of the lane's elements first (from clamped,
+      // always valid coordinates), so that the loads are in flight together
+      // instead of each waiting behind the previous element's store.
+      SmallVector<IRMapping> loaded(plan.accPerLane);
+      for (int64_t r = 0; r < plan.accPerLane; ++r) {
+        Value i = rows[r], jj = j;
+        if (guarded) {
+          i = arith::MinUIOp::create(b, i, idx(plan.m - 1));
+          jj = arith::MinUIOp::create(b, j, idx(plan.n - 1));
+        }
+        SmallVector<Value> coords = resultCoords(i, jj);
+        for (Operation *op : epilogue)
+          for (Value operand : op->getOperands()) {
+            auto it = llvm::find(bodyInputs, operand);
+            if (it != bodyInputs.end() && !loaded[r].contains(operand))
+              loaded[r].map(operand,
+                            loadEpilogueInput(
+                                argMems[it - bodyInputs.begin()], coords));
+          }
+      }
+      for (int64_t r = 0; r < plan.accPerLane; ++r) {
+        Value i = rows[r];
         // Guard the element unless the tiles divide the output.
         OpBuilder::InsertionGuard g(b);
-        if (plan.m % plan.tileM != 0 || plan.n % plan.tileN != 0) {
+        if (guarded) {
           Value inBounds = arith::AndIOp::create(b, lessThan(i, plan.m),
                                                  lessThan(j, plan.n));
           auto ifOp = scf::IfOp::create(b, inBounds, false);
@@ -659,7 +689,7 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
         }
         Value v = vector::ExtractOp::create(b, acc, r);
         if (failed(emitEpilogueElement(v, resultCoords(i, j), epilogue,
-                                       bodyInputs, yielded)))
+                                       bodyInputs, yielded, &loaded[r])))
           return failure();
       }
     }
@@ -667,16 +697,33 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
   return success();
 }
 
+Value KernelBuilder::loadEpilogueInput(Value mem, ArrayRef<Value> coords) {
+  auto type = cast<MemRefType>(mem.getType());
+  int64_t rank = type.getRank(), resultRank = coords.size();
+  SmallVector<Value> indices;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t coord = resultRank - rank + d;
+    if (type.getDimSize(d) == 1 || coord < 0)
+      indices.push_back(idx(0));
+    else
+      indices.push_back(coords[coord]);
+  }
+  return memref::LoadOp::create(b, mem, indices);
+}
+
 LogicalResult KernelBuilder::emitEpilogueElement(Value acc,
                                                  ArrayRef<Value> coords,
                                                  ArrayRef<Operation *> epilogue,
                                                  ArrayRef<Value> bodyInputs,
-                                                 ArrayRef<Value> yielded) {
+                                                 ArrayRef<Value> yielded,
+                                                 const IRMapping *loaded) {
   Value contractionResult = plan.contraction->getResult(0);
   Type outElt =
       cast<RankedTensorType>(contractionResult.getType()).getElementType();
   int64_t numInputs = bodyInputs.size();
   IRMapping values;
+  if (loaded)
+    values = *loaded;
   values.map(contractionResult, convert(acc, outElt));
   // Loads an element of an epilogue input, broadcast to `coords` (NumPy
   // rules: trailing dimensions align, size-1 dimensions broadcast).
@@ -697,20 +744,10 @@ LogicalResult KernelBuilder::emitEpilogueElement(Value acc,
       return emitError(tensor.getLoc())
              << "epilogue operand is neither a kernel input, a splat "
                 "constant nor computed in the epilogue";
-    Value mem = argMems[it - bodyInputs.begin()];
-    auto type = cast<MemRefType>(mem.getType());
-    int64_t rank = type.getRank(), resultRank = coords.size();
-    SmallVector<Value> indices;
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t coord = resultRank - rank + d;
-      if (type.getDimSize(d) == 1 || coord < 0)
-        indices.push_back(idx(0));
-      else
-        indices.push_back(coords[coord]);
-    }
-    Value loaded = memref::LoadOp::create(b, mem, indices);
-    values.map(tensor, loaded);
-    return loaded;
+    Value element =
+        loadEpilogueInput(argMems[it - bodyInputs.begin()], coords);
+    values.map(tensor, element);
+    return element;
   };
   for (Operation *op : epilogue) {
     if (matchPattern(op, m_Constant()))

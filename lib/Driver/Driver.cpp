@@ -306,6 +306,7 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     codegen.tune = opts.tune;
     codegen.tuneCandidates = opts.tuneCandidates;
     codegen.testingDropBarrier = opts.dropBarrier;
+    codegen.fusionRemarks = opts.fusionRemarks;
     buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.

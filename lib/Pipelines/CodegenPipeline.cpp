@@ -28,7 +28,9 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   pm.addPass(createCrestAttachTargetPass(attach));
   // Contractions with their epilogues, and elementwise chains, become
   // crest.kernel regions before their kernels are configured and generated.
-  pm.addPass(createCrestFuseEpiloguesPass());
+  CrestFuseEpiloguesPassOptions fuse;
+  fuse.remarks = options.fusionRemarks;
+  pm.addPass(createCrestFuseEpiloguesPass(fuse));
   CrestSelectConfigPassOptions select;
   select.tune = options.tune;
   select.tuneCandidates = options.tuneCandidates;

@@ -29,6 +29,40 @@ static StringRef kindName(pkg::ValueKind kind) {
   return "?";
 }
 
+/// "42 launches: 30 contractions (+ 51 fused elementwise ops), 8
+/// reductions, 4 elementwise (+ 2 fused), 0 data movement", from the op
+/// names of each launched kernel ("conv2d+add+hardswish").
+static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
+  unsigned contractions = 0, fusedIntoContractions = 0, reductions = 0,
+           elementwise = 0, fusedIntoElementwise = 0, movement = 0;
+  for (const pkg::Launch &l : m.launches) {
+    SmallVector<StringRef> ops;
+    StringRef(m.kernels[l.kernel].op).split(ops, '+');
+    StringRef head = ops.empty() ? StringRef() : ops.front();
+    unsigned fused = ops.empty() ? 0 : ops.size() - 1;
+    if (is_contained({"matmul", "batch_matmul", "conv2d"}, head)) {
+      ++contractions;
+      fusedIntoContractions += fused;
+    } else if (is_contained({"softmax", "layer_norm", "reduce_mean",
+                             "global_avg_pool2d", "max_pool2d", "avg_pool2d"},
+                            head)) {
+      ++reductions;
+    } else if (is_contained({"transpose", "slice", "concat", "gather",
+                             "reshape"},
+                            head)) {
+      ++movement;
+    } else {
+      ++elementwise;
+      fusedIntoElementwise += fused;
+    }
+  }
+  os << formatv("fusion: {0} launches: {1} contractions (+ {2} fused "
+                "elementwise ops), {3} reductions, {4} elementwise (+ {5} "
+                "fused), {6} data movement\n",
+                m.launches.size(), contractions, fusedIntoContractions,
+                reductions, elementwise, fusedIntoElementwise, movement);
+}
+
 void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
   os << formatv("graph '{0}' for {1} (wave{2}, code object v{3})\n",
                 m.graphName, m.chip, m.waveSize, m.codeObjectVersion);
@@ -61,6 +95,7 @@ void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
       os << formatv(", modelled {0:f3} us", *k.info.modelledUs);
     os << "\n";
   }
+  printFusionSummary(os, m);
   os << formatv("launches ({0}):\n", m.launches.size());
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const pkg::Launch &l = m.launches[i];

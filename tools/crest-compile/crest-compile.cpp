@@ -144,6 +144,11 @@ static cl::opt<bool> skipLowering(
     cl::desc("The gpu.modules are already in the LLVM and ROCDL dialects: "
              "only serialize them"),
     cl::cat(category));
+static cl::opt<bool> fusionRemarks(
+    "crest-fusion-remarks",
+    cl::desc("Remark on every elementwise op crest-fuse-epilogues refuses "
+             "to fuse into a contraction's epilogue, saying why"),
+    cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).
 static cl::opt<unsigned> testingDropBarrier(
@@ -189,6 +194,7 @@ struct DriverOptions {
   unsigned codeObjectVersion, waveSize, indexBitwidth, optLevel;
   bool report, skipLowering, targetChecks;
   unsigned dropBarrier;
+  bool fusionRemarks;
   InputFormat format;
   std::string precision, onnxDims;
   std::vector<std::string> onnxBindInputs;
@@ -217,6 +223,7 @@ static DriverOptions copyOptions() {
       skipLowering,
       !noTargetChecks,
       testingDropBarrier,
+      fusionRemarks,
       inputFormat,
       precisionFlag,
       onnxDims,
@@ -311,6 +318,9 @@ static void printMessage(const DriverMessage &message) {
   case mlir::DiagnosticSeverity::Warning:
     os << "warning: ";
     break;
+  case mlir::DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
   default:
     os << "note: ";
     break;
@@ -347,6 +357,7 @@ static int run(int argc, char **argv) {
   options.skipLowering = opts.skipLowering;
   options.targetChecks = opts.targetChecks;
   options.dropBarrier = opts.dropBarrier;
+  options.fusionRemarks = opts.fusionRemarks;
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;

@@ -69,6 +69,8 @@ struct CompileOptions {
   bool targetChecks = true;
   /// Testing only: drop the N-th barrier crest-insert-barriers places.
   unsigned dropBarrier = 0;
+  /// Remarks on the elementwise ops crest-fuse-epilogues refuses to fuse.
+  bool fusionRemarks = false;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;
   /// The input's name for the format, the nesting check and ONNX

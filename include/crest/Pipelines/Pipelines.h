@@ -84,6 +84,13 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
       *this, "tune-candidates",
       llvm::cl::desc("Candidates `tune` measures per contraction"),
       llvm::cl::init(4)};
+  /// crest-fuse-epilogues' `remarks`: a remark for every elementwise op a
+  /// contraction's epilogue refuses, saying why.
+  PassOptions::Option<bool> fusionRemarks{
+      *this, "fusion-remarks",
+      llvm::cl::desc("Remark on every elementwise op a contraction's "
+                     "epilogue refuses, saying why"),
+      llvm::cl::init(false)};
   /// Testing only: drop the N-th barrier crest-insert-barriers would place
   /// and skip crest-verify-barriers (0: drop none).
   PassOptions::Option<unsigned> testingDropBarrier{

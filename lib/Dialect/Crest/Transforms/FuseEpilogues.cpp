@@ -1,7 +1,7 @@
 //===- FuseEpilogues.cpp - Group ops into crest.kernel regions -----------===//
 //
 // Builds the crest.kernel regions the kernel generators consume: each
-// contraction with the chain of elementwise consumers that forms its
+// contraction with the graph of elementwise operations that forms its
 // epilogue, then every remaining chain of elementwise operations. See the
 // pass description in Passes.td.
 //
@@ -11,11 +11,17 @@
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Target/ChipTable.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -41,10 +47,281 @@ bool isElementwise(Operation *op) {
          isa_and_nonnull<CrestDialect>(op->getDialect());
 }
 
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Unit reshapes between a contraction and its epilogue
+//===----------------------------------------------------------------------===//
+
+/// How many unit dimensions `reshape` prepends to its input's shape
+/// (`128x768 -> 1x128x768`: 1), or 0 when it does anything else.
+int64_t getPrependedUnitDims(ReshapeOp reshape) {
+  ArrayRef<int64_t> in = tensorType(reshape.getInput()).getShape();
+  ArrayRef<int64_t> out = tensorType(reshape.getResult()).getShape();
+  int64_t extra = int64_t(out.size()) - int64_t(in.size());
+  if (extra <= 0 || out.drop_front(extra) != in ||
+      llvm::any_of(out.take_front(extra), [](int64_t d) { return d != 1; }))
+    return 0;
+  return extra;
+}
+
+/// `op(reshape(x), y)` -> `reshape(op(x, y'))` when the reshape prepends
+/// unit dimensions to the result of a contraction or of an elementwise op
+/// and every other operand has at most x's rank or leading unit dimensions
+/// to drop (y' is y without them). The elementwise ops after an ONNX
+/// MatMul then work on the contraction's own shape and join its epilogue.
+struct SinkUnitReshape : public RewritePattern {
+  SinkUnitReshape(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isElementwise(op) || op->getParentOfType<KernelOp>())
+      return failure();
+    int64_t drop = 0;
+    for (Value operand : op->getOperands()) {
+      auto reshape = operand.getDefiningOp<ReshapeOp>();
+      if (!reshape)
+        continue;
+      Operation *source = reshape.getInput().getDefiningOp();
+      if (!source ||
+          !(isa<ContractionOpInterface>(source) || isElementwise(source)))
+        continue;
+      if ((drop = getPrependedUnitDims(reshape)))
+        break;
+    }
+    if (drop == 0)
+      return rewriter.notifyMatchFailure(op, "no unit reshape to sink");
+    RankedTensorType resultType = tensorType(op->getResult(0));
+    ArrayRef<int64_t> shape = resultType.getShape();
+    if (int64_t(shape.size()) < drop ||
+        llvm::any_of(shape.take_front(drop), [](int64_t d) { return d != 1; }))
+      return rewriter.notifyMatchFailure(op, "result has no unit dims");
+    int64_t rank = int64_t(shape.size()) - drop;
+    // Every operand must be expressible at the lower rank.
+    for (Value operand : op->getOperands()) {
+      ArrayRef<int64_t> s = tensorType(operand).getShape();
+      int64_t extra = int64_t(s.size()) - rank;
+      if (extra > 0 &&
+          llvm::any_of(s.take_front(extra), [](int64_t d) { return d != 1; }))
+        return rewriter.notifyMatchFailure(op, "operand needs its leading dims");
+    }
+
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      RankedTensorType type = tensorType(operand);
+      int64_t extra = type.getRank() - rank;
+      if (extra <= 0) {
+        operands.push_back(operand);
+        continue;
+      }
+      auto lower = RankedTensorType::get(type.getShape().drop_front(extra),
+                                         type.getElementType());
+      if (auto reshape = operand.getDefiningOp<ReshapeOp>();
+          reshape && reshape.getInput().getType() == lower) {
+        operands.push_back(reshape.getInput());
+        continue;
+      }
+      DenseElementsAttr dense;
+      if (matchPattern(operand, m_Constant(&dense)) && dense.isSplat()) {
+        operands.push_back(
+            arith::ConstantOp::create(rewriter, loc, dense.reshape(lower)));
+        continue;
+      }
+      operands.push_back(ReshapeOp::create(rewriter, loc, lower, operand));
+    }
+    auto lowerResult = RankedTensorType::get(shape.drop_front(drop),
+                                             resultType.getElementType());
+    OperationState state(loc, op->getName(), operands, TypeRange{lowerResult},
+                         op->getAttrs());
+    Operation *lowered = rewriter.create(state);
+    llvm::SmallSetVector<Operation *, 2> sources;
+    for (Value operand : op->getOperands())
+      if (auto reshape = operand.getDefiningOp<ReshapeOp>())
+        sources.insert(reshape);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType,
+                                           lowered->getResult(0));
+    // The reshapes it read may be dead now (they would count as outside
+    // uses of the epilogue's values).
+    for (Operation *reshape : sources)
+      if (reshape->use_empty())
+        rewriter.eraseOp(reshape);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Epilogue groups
+//===----------------------------------------------------------------------===//
+
+struct FusionLimits {
+  unsigned maxResults;
+  unsigned registerBudget;
+  bool remarks;
+};
+
+/// 32-bit registers one element of `v` takes while the epilogue computes
+/// (f16 and bf16 compute in f32).
+unsigned getRegisters(Value v) {
+  return tensorType(v).getElementTypeBitWidth() > 32 ? 2 : 1;
+}
+
+/// The contraction and its epilogue ops, in program order.
+class EpilogueGroup {
+public:
+  explicit EpilogueGroup(Operation *contraction) { ops.insert(contraction); }
+
+  Operation *getContraction() const { return ops.front(); }
+  ArrayRef<Operation *> getOps() const { return ops.getArrayRef(); }
+  bool contains(Operation *op) const { return ops.contains(op); }
+  bool computes(Value v) const {
+    Operation *def = v.getDefiningOp();
+    return def && ops.contains(def);
+  }
+  void add(Operation *op) { ops.insert(op); }
+  void popBack() { ops.pop_back(); }
+
+  /// The group's values used outside it (or returned), in program order:
+  /// the kernel's results. The last op's value is always one.
+  SmallVector<Value> getResults() const {
+    SmallVector<Value> results;
+    for (Operation *op : ops) {
+      Value v = op->getResult(0);
+      if (op == ops.back() ||
+          llvm::any_of(v.getUsers(),
+                       [&](Operation *user) { return !ops.contains(user); }))
+        results.push_back(v);
+    }
+    return results;
+  }
+
+  /// The most 32-bit values live at once while the epilogue (with
+  /// `extra` appended) computes one output element: the contraction's
+  /// value, each loaded input from its first to its last use, each
+  /// computed value until its last use, and every result until the stores
+  /// at the end.
+  unsigned estimateLiveRegisters(Operation *extra) const {
+    SmallVector<Operation *> seq(ops.begin(), ops.end());
+    if (extra)
+      seq.push_back(extra);
+    llvm::SmallPtrSet<Operation *, 16> members(seq.begin(), seq.end());
+    DenseMap<Value, size_t> lastUse;
+    DenseMap<Value, size_t> firstUse;
+    for (auto [index, op] : llvm::enumerate(seq)) {
+      if (index == 0)
+        continue; // the contraction's operands are not epilogue values
+      for (Value operand : op->getOperands()) {
+        if (isSplatConstant(operand))
+          continue;
+        firstUse.try_emplace(operand, index);
+        lastUse[operand] = index;
+      }
+    }
+    size_t end = seq.size();
+    for (auto [index, op] : llvm::enumerate(seq)) {
+      Value v = op->getResult(0);
+      bool escapes = op == seq.back() ||
+                     llvm::any_of(v.getUsers(), [&](Operation *user) {
+                       return !members.contains(user);
+                     });
+      if (escapes)
+        lastUse[v] = end;
+      firstUse[v] = index;
+    }
+    unsigned peak = 0;
+    for (size_t step = 0; step <= end; ++step) {
+      unsigned live = 0;
+      for (auto [v, first] : firstUse) {
+        auto last = lastUse.find(v);
+        if (last != lastUse.end() && first <= step && step <= last->second)
+          live += getRegisters(v);
+      }
+      peak = std::max(peak, live);
+    }
+    return peak;
+  }
+
+private:
+  llvm::SetVector<Operation *> ops;
+};
+
+std::string describe(Operation *op) {
+  return ("'" + op->getName().getStringRef() + "'").str();
+}
+
+/// Grows `group` over the ops after its contraction in program order. An
+/// op that uses a group value but cannot join taints its results: ops that
+/// depend on them cannot join either (the kernel would depend on itself).
+void growEpilogue(EpilogueGroup &group, const FusionLimits &limits,
+                  unsigned &refused) {
+  Operation *contraction = group.getContraction();
+  ArrayRef<int64_t> tile =
+      tensorType(contraction->getResult(0)).getShape();
+  DenseSet<Value> tainted;
+  auto refuse = [&](Operation *op, const Twine &why) {
+    ++refused;
+    if (limits.remarks)
+      op->emitRemark() << "not fused into the epilogue of "
+                       << describe(contraction) << ": " << why;
+  };
+  for (Operation &op : llvm::make_range(std::next(contraction->getIterator()),
+                                        contraction->getBlock()->end())) {
+    bool usesGroup = llvm::any_of(
+        op.getOperands(), [&](Value v) { return group.computes(v); });
+    bool usesTainted = llvm::any_of(
+        op.getOperands(), [&](Value v) { return tainted.contains(v); });
+    if (!usesGroup && !usesTainted)
+      continue;
+    if (usesGroup && isElementwise(&op)) {
+      ArrayRef<int64_t> shape = tensorType(op.getResult(0)).getShape();
+      unsigned live = 0;
+      if (usesTainted) {
+        refuse(&op, "an operand depends on the kernel's own values through "
+                    "an op outside it");
+      } else if (shape != tile) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << "its result (";
+        llvm::interleave(shape, os, "x");
+        os << ") is larger than the output tile (";
+        llvm::interleave(tile, os, "x");
+        os << "): each output element would be computed more than once";
+        refuse(&op, text);
+      } else if ((live = group.estimateLiveRegisters(&op)) >
+                 limits.registerBudget) {
+        refuse(&op, "the epilogue would keep " + Twine(live) +
+                        " values live per output element, above the "
+                        "register budget of " +
+                        Twine(limits.registerBudget));
+      } else {
+        group.add(&op);
+        continue;
+      }
+    }
+    for (Value result : op.getResults())
+      tainted.insert(result);
+  }
+
+  // Every value used outside becomes a result; give up the last ops until
+  // the kernel has few enough.
+  while (group.getOps().size() > 1 &&
+         group.getResults().size() > limits.maxResults) {
+    Operation *last = group.getOps().back();
+    size_t results = group.getResults().size();
+    group.popBack();
+    refuse(last, "the kernel would need " + Twine(results) +
+                     " results (max-results = " + Twine(limits.maxResults) +
+                     "); its values used outside it would have to be "
+                     "recomputed there");
+  }
+}
+
 /// Grows a chain from `head`: appends the single consumer of the chain's
-/// last value while it is fusable. `tile` (non-empty for contractions)
-/// is the shape every epilogue result must have.
-SmallVector<Operation *> growChain(Operation *head, ArrayRef<int64_t> tile) {
+/// last value while it is fusable (elementwise-only kernels).
+SmallVector<Operation *> growChain(Operation *head) {
   SmallVector<Operation *> chain = {head};
   while (true) {
     Value tail = chain.back()->getResult(0);
@@ -58,48 +335,64 @@ SmallVector<Operation *> growChain(Operation *head, ArrayRef<int64_t> tile) {
       break;
     if (!isElementwise(user) || user->getBlock() != head->getBlock())
       break;
-    auto type = cast<RankedTensorType>(user->getResult(0).getType());
-    if (!tile.empty() && type.getShape() != tile)
-      break;
     chain.push_back(user);
   }
   return chain;
 }
 
-/// Replaces `chain` (in program order, each op feeding the next) by one
-/// crest.kernel at the position of its last op.
-void buildKernel(ArrayRef<Operation *> chain) {
-  llvm::SmallPtrSet<Operation *, 8> inChain(chain.begin(), chain.end());
+/// Replaces `ops` (in program order, each but the first using a value of
+/// an earlier one) by one crest.kernel at the position of the last op,
+/// yielding `results`. Returns whether an outside use of a result now
+/// comes before the kernel (the block must be re-sorted).
+bool buildKernel(ArrayRef<Operation *> ops, ArrayRef<Value> results) {
+  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
   llvm::SetVector<Value> inputs;
-  for (Operation *op : chain)
+  for (Operation *op : ops)
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if ((def && inChain.contains(def)) || isSplatConstant(operand))
+      if ((def && members.contains(def)) || isSplatConstant(operand))
         continue;
       inputs.insert(operand);
     }
 
-  Operation *last = chain.back();
-  Value result = last->getResult(0);
+  Operation *last = ops.back();
   OpBuilder b(last);
-  auto kernel = KernelOp::create(b, last->getLoc(), TypeRange{result.getType()},
+  SmallVector<Type> resultTypes;
+  for (Value r : results)
+    resultTypes.push_back(r.getType());
+  auto kernel = KernelOp::create(b, last->getLoc(), resultTypes,
                                  inputs.getArrayRef(), ConfigAttr());
   Block *body = b.createBlock(&kernel.getBody());
   IRMapping map;
   for (Value input : inputs)
     map.map(input, body->addArgument(input.getType(), input.getLoc()));
   b.setInsertionPointToStart(body);
-  for (Operation *op : chain) {
+  for (Operation *op : ops) {
     for (Value operand : op->getOperands())
       if (!map.contains(operand) && isSplatConstant(operand))
         map.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
     b.clone(*op, map);
   }
-  YieldOp::create(b, last->getLoc(), ValueRange{map.lookup(result)});
+  SmallVector<Value> yielded;
+  for (Value r : results)
+    yielded.push_back(map.lookup(r));
+  YieldOp::create(b, last->getLoc(), yielded);
 
-  result.replaceAllUsesWith(kernel.getResult(0));
-  for (Operation *op : llvm::reverse(chain))
+  bool unsorted = false;
+  for (auto [result, replacement] :
+       llvm::zip(results, kernel.getResults())) {
+    Value r = result;
+    r.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+      return !members.contains(use.getOwner());
+    });
+    for (Operation *user : replacement.getUsers()) {
+      Operation *ancestor = kernel->getBlock()->findAncestorOpInBlock(*user);
+      unsorted |= ancestor && ancestor->isBeforeInBlock(kernel);
+    }
+  }
+  for (Operation *op : llvm::reverse(ops))
     op->erase();
+  return unsorted;
 }
 
 class FuseEpiloguesPass
@@ -113,6 +406,23 @@ public:
       return !op->getParentOfType<KernelOp>();
     };
 
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SinkUnitReshape>(&getContext());
+    // One walk in program order: each rewrite hands the reshape on to the
+    // next consumer. No folding and no dead-code removal.
+    walkAndApplyPatterns(module, std::move(patterns));
+
+    FusionLimits limits;
+    limits.maxResults = std::max(1u, unsigned(maxResults));
+    limits.remarks = remarks;
+    limits.registerBudget = registerBudget;
+    if (limits.registerBudget == 0) {
+      limits.registerBudget = 32;
+      if (TargetAttr target = lookupTarget(module))
+        if (const ChipInfo *chip = target.getChipInfo())
+          limits.registerBudget = chip->maxArchVgprs / 8;
+    }
+
     // Contractions (convolutions included: implicit GEMMs and direct
     // kernels both apply the epilogue per output element) and their
     // epilogues.
@@ -121,14 +431,28 @@ public:
       if (isa<MatmulOp, BatchMatmulOp, Conv2DOp>(op) && outsideKernels(op))
         contractions.push_back(op);
     });
+    llvm::SetVector<Block *> unsorted;
+    unsigned refused = 0;
     for (Operation *op : contractions) {
-      auto tile = cast<RankedTensorType>(op->getResult(0).getType());
-      SmallVector<Operation *> chain = growChain(op, tile.getShape());
-      if (chain.size() < 2)
+      EpilogueGroup group(op);
+      growEpilogue(group, limits, refused);
+      if (group.getOps().size() < 2)
         continue; // a lone contraction is lowered as it is
-      buildKernel(chain);
+      SmallVector<Value> results = group.getResults();
+      numFusedOps += group.getOps().size() - 1;
+      numExtraResults += results.size() - 1;
+      Block *block = op->getBlock();
+      if (buildKernel(group.getOps(), results))
+        unsorted.insert(block);
       ++numContractionKernels;
     }
+    numRefused += refused;
+    for (Block *block : unsorted)
+      if (!sortTopologically(block)) {
+        module.emitError() << "crest-fuse-epilogues: the fused graph has a "
+                              "cycle";
+        return signalPassFailure();
+      }
 
     // Chains of the remaining elementwise ops, each from its first op.
     SmallVector<Operation *> elementwise;
@@ -140,11 +464,11 @@ public:
     for (Operation *op : elementwise) {
       if (claimed.contains(op))
         continue;
-      SmallVector<Operation *> chain = growChain(op, {});
+      SmallVector<Operation *> chain = growChain(op);
       claimed.insert(chain.begin(), chain.end());
       if (chain.size() < 2)
         continue;
-      buildKernel(chain);
+      buildKernel(chain, {chain.back()->getResult(0)});
       ++numElementwiseKernels;
     }
   }

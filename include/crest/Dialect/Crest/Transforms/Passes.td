@@ -28,41 +28,72 @@ def CrestAttachTargetPass : Pass<"crest-attach-target", "::mlir::ModuleOp"> {
 }
 
 def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
-  let summary = "Group contractions and elementwise chains into crest.kernel";
+  let summary = "Group contractions with their epilogue graphs into crest.kernel";
   let description = [{
     Wraps each `crest.matmul` / `crest.batch_matmul` / `crest.conv2d`
-    outside a `crest.kernel`
-    together with the chain of elementwise operations that consume its
-    result (bias and residual adds, sub, mul, div, max, min, pow, relu,
-    clip, gelu, sigmoid, hardswish, hardsigmoid, tanh, erf, exp, sqrt, neg,
-    abs, scaling by constants, casts) into one `crest.kernel`, the form
+    outside a `crest.kernel` together with the graph of elementwise
+    operations computed from its result (bias and residual adds, scaling,
+    activations written as one op or in primitives: SiLU `x * sigmoid(x)`,
+    GELU, hardswish, clip, casts) into one `crest.kernel`, the form
     `crest-lower-to-gpu` turns into a single MFMA kernel with a fused
     epilogue. Then wraps every chain of two or more remaining elementwise
     operations into an elementwise-only `crest.kernel`.
 
-    A consumer joins the chain only when
+    First, a `crest.reshape` that only prepends unit dimensions (the
+    `128x768 -> 1x128x768` an ONNX MatMul leaves between the contraction
+    and its bias add) is moved below the elementwise operations that
+    consume it, so that they see the contraction's own shape.
 
-    - the chain's current value has no use other than this consumer (it
-      may use it more than once), so no intermediate escapes the kernel;
-    - it is an elementwise op whose other operands are defined outside the
-      chain (they become kernel inputs; splat `arith.constant`s are cloned
-      into the body instead);
-    - after a contraction: its result has the contraction's output shape
-      (an epilogue works on the output tile; a broadcast that grows the
-      tensor stops the chain).
+    An elementwise op joins a contraction's group (in program order) when
 
-    The kernel replaces the chain at the position of its last op and yields
-    the last op's result. Existing `crest.kernel`s and non-elementwise
-    consumers (softmax, layer_norm, pooling, reductions) are left alone.
+    - one of its operands is a value of the group and every other operand
+      is a splat constant (cloned into the body) or a tensor that does not
+      depend on the group (a kernel input: bias-, channel- or row-shaped
+      operands are broadcast, others are read once per output element);
+    - its result has the contraction's output shape (a broadcast that
+      grows the tensor would compute the epilogue more than once per
+      output element);
+    - the epilogue's values live at once per output element stay within
+      the register budget (`register-budget`, by default an eighth of the
+      chip's architected VGPRs).
+
+    A value of the group that is also used outside it (or returned)
+    becomes an extra result of the kernel, so it is stored once instead of
+    being recomputed; when that would need more than `max-results`
+    results, the group's last ops are given up until it fits. With
+    `remarks` each refusal is a remark on the op saying why.
+
+    The kernel replaces the group at the position of its last op (the
+    block is re-sorted when an outside use of an extra result comes
+    earlier). Existing `crest.kernel`s and non-elementwise consumers
+    (softmax, layer_norm, pooling, reductions) are left alone.
 
     ```sh
-    crest-opt model.mlir --crest-fuse-epilogues
+    crest-opt model.mlir --crest-fuse-epilogues=remarks
     ```
   }];
   let dependentDialects = ["::crest::CrestDialect"];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every elementwise op refused by a group, "
+           "saying why">,
+    Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
+           "Most results a contraction kernel may have (its epilogue's "
+           "values used outside it)">,
+    Option<"registerBudget", "register-budget", "unsigned", /*default=*/"0",
+           "Most 32-bit values an epilogue may keep live per output "
+           "element; 0 derives it from the chip (an eighth of its "
+           "architected VGPRs, 32 without a #crest.target)">,
+  ];
   let statistics = [
     Statistic<"numContractionKernels", "contraction-kernels",
               "crest.kernels built around a contraction">,
+    Statistic<"numFusedOps", "fused-ops",
+              "elementwise ops fused into contraction kernels">,
+    Statistic<"numExtraResults", "extra-results",
+              "extra results of contraction kernels">,
+    Statistic<"numRefused", "refused",
+              "elementwise ops refused by a contraction's group">,
     Statistic<"numElementwiseKernels", "elementwise-kernels",
               "elementwise-only crest.kernels built">,
   ];

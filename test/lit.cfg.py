@@ -90,6 +90,10 @@ crest_hip_library = os.path.join(config.crest_obj_root, "lib", "libcrest-hip.so"
 if os.path.exists(crest_hip_library):
     config.available_features.add("crest-hip")
     config.substitutions.append(("%crest_hip_library", crest_hip_library))
+    # The same library without the graph entry points (runtime/hip).
+    config.substitutions.append(("%crest_hip_nographs_library",
+        os.path.join(config.crest_obj_root, "lib",
+                     "libcrest-hip-nographs.so")))
 
 # clang can compile HIP programs (host and device): it needs
 # clang-offload-bundler (clang-tools-22), HIP's headers and Debian's ROCm

@@ -441,6 +441,15 @@ constexpr MmaInstruction kGfx1201Mma[] = {
 //   (RRZE-HPC gpu-benches, gpu-small-kernels; measured on MI210); one
 //   isolated event-timed empty kernel reads about 4 us (ROCm TransferBench
 //   PR 297), which includes the events.
+// - graphLaunchOverheadUs 1 (unverified, an assumption): no published
+//   per-kernel figure for a HIP graph replay on MI300X or MI250X was found.
+//   ROCm's HIP graph documentation ("HIP graphs", docs 6.2) says a graph
+//   launch does the per-launch setup once, without a figure; a measured
+//   CUDA chain of empty kernels replays at ~0.6 us per node against ~6.4 us
+//   per stream launch (RTX 5070 Ti, ocannl issue 488). The model takes half
+//   the stream overhead: the dispatch packets of a chain still go through
+//   the command processor one after another, which the 2 us back-to-back
+//   figure above already mostly is.
 // - valuCycles 4: a SIMD has 16 lanes, wave64 takes 4 passes
 //   (rocprofiler-compute pipeline-descriptions). transCycles 16: the
 //   transcendental unit is quarter rate (CDNA3 ISA guide; unverified).
@@ -487,6 +496,7 @@ constexpr TimingParams kGfx942Timing = {
     /*peakClockMhz=*/2100,
     /*effectiveClockMhz=*/1051,
     /*launchOverheadUs=*/2.0,
+    /*graphLaunchOverheadUs=*/1.0,
     /*valuCycles=*/4,
     /*transCycles=*/16,
     /*branchCycles=*/8,
@@ -540,6 +550,7 @@ constexpr TimingParams kGfx942Timing = {
 // - Latencies, LDS and issue figures as gfx942 (unverified: no published
 //   MI250X pointer chase was found). hbmGBps 1638: HBM2e peak per GCD;
 //   hbmQueueNs as gfx942 (unverified).
+// - launchOverheadUs and graphLaunchOverheadUs as gfx942 (unverified).
 // - Wait states: as gfx942, GFX90A_* rules (no XDL distinction, no
 //   exact-SrcC exception, no trans-use hazard).
 constexpr TimingParams kGfx90aTiming = {
@@ -548,6 +559,7 @@ constexpr TimingParams kGfx90aTiming = {
     /*peakClockMhz=*/1700,
     /*effectiveClockMhz=*/1507,
     /*launchOverheadUs=*/2.0,
+    /*graphLaunchOverheadUs=*/1.0,
     /*valuCycles=*/4,
     /*transCycles=*/16,
     /*branchCycles=*/8,

@@ -22,6 +22,13 @@
 // hidden_group_size_* = block, hidden_remainder_* = 0, hidden_grid_dims = 3,
 // hidden_global_offset_* = 0, hidden_dynamic_lds_size = sharedMemBytes.
 //
+// Stream capture records a stream's launches, copies, fills and event
+// records into a graph (one chain of GraphOps) instead of running them;
+// hipGraphLaunch replays an instantiated graph in order, each kernel charged
+// the chip's graph launch overhead in modelled time
+// (TimingParams::graphLaunchOverheadUs) instead of the stream launch
+// overhead.
+//
 // docs/Hip.md describes the environment variables and the limits.
 //
 //===----------------------------------------------------------------------===//
@@ -55,8 +62,15 @@ using namespace llvm;
 using namespace crest;
 
 // The handle types HIP declares opaque.
+struct ihipGraph;
 struct ihipStream_t {
   unsigned id;
+  /// The graph a stream capture records into (hipStreamBeginCapture), its
+  /// mode and id, and whether a disallowed call invalidated it.
+  ihipGraph *capture = nullptr;
+  hipStreamCaptureMode captureMode = hipStreamCaptureModeGlobal;
+  unsigned long long captureId = 0;
+  bool captureInvalidated = false;
 };
 struct ihipEvent_t {
   bool recorded = false;
@@ -82,6 +96,34 @@ struct ihipModuleSymbol_t {
   std::vector<const emu::KernelArg *> explicitArgs;
   uint32_t explicitEnd = 0;
   uint32_t hiddenStart = 0;
+};
+
+/// One operation a stream capture recorded: a kernel with its explicit
+/// arguments already laid out and checked, a copy, a fill or an event
+/// record. Replayed in order by hipGraphLaunch.
+struct GraphOp {
+  enum Kind { Kernel, Copy, Fill, EventRecord } kind = Kernel;
+  ihipModuleSymbol_t *function = nullptr;
+  std::array<uint32_t, 3> grid{}, block{};
+  unsigned sharedMemBytes = 0;
+  std::vector<uint8_t> args;
+  void *dst = nullptr;
+  const void *src = nullptr;
+  size_t bytes = 0;
+  hipMemcpyKind copyKind = hipMemcpyDefault;
+  uint64_t value = 0;
+  unsigned width = 1;
+  hipEvent_t event = nullptr;
+};
+/// A captured graph (hipStreamEndCapture) and an instantiated one
+/// (hipGraphInstantiate): a straight chain of operations, as one stream's
+/// capture makes.
+struct ihipGraph {
+  std::vector<GraphOp> ops;
+};
+struct hipGraphExec {
+  std::vector<GraphOp> ops;
+  unsigned kernels = 0;
 };
 
 namespace {
@@ -127,6 +169,9 @@ struct Runtime {
   std::set<ihipEvent_t *> events;
   std::set<ihipModule_t *> modules;
   std::set<ihipModuleSymbol_t *> functions;
+  std::set<ihipGraph *> graphs;
+  std::set<hipGraphExec *> graphExecs;
+  unsigned long long nextCaptureId = 1;
   /// The fat binaries clang's host code registers, and its kernels: host
   /// stub -> (binary, kernel name).
   std::vector<std::unique_ptr<FatBinary>> fatBinaries;
@@ -140,6 +185,8 @@ struct Runtime {
   bool detectRaces = true;
   bool timing = false;
   bool quiet = false;
+  /// $CREST_HIP_TRACE: one line on stderr per graph instantiation and launch.
+  bool trace = false;
   uint8_t mallocFill = 0xA5;
   /// The modelled time of every kernel run so far (microseconds), and
   /// whether all of them were modelled.
@@ -185,6 +232,8 @@ void initialize(Runtime &rt) {
     rt.timing = *t != 0;
   if (auto q = envNumber("CREST_HIP_QUIET"))
     rt.quiet = *q != 0;
+  if (auto t = envNumber("CREST_HIP_TRACE"))
+    rt.trace = *t != 0;
   if (auto f = envNumber("CREST_HIP_MALLOC_FILL"))
     rt.mallocFill = uint8_t(*f);
 }
@@ -225,9 +274,45 @@ bool validStream(Runtime &rt, hipStream_t stream) {
   return !stream || rt.streams.count(stream);
 }
 
+/// A call that synchronises with the device (hipMemcpy, hipMemset,
+/// hipDeviceSynchronize, or work on the null stream, which synchronises
+/// with every stream) while a stream captures in global or thread-local
+/// mode: HIP refuses it with hipErrorStreamCaptureImplicit and invalidates
+/// those captures (hipStreamEndCapture then fails). Relaxed captures allow
+/// it.
+hipError_t checkNotCapturing(Runtime &rt, const char *api) {
+  bool found = false;
+  for (ihipStream_t *s : rt.streams)
+    if (s->capture && s->captureMode != hipStreamCaptureModeRelaxed) {
+      s->captureInvalidated = true;
+      found = true;
+    }
+  if (found)
+    return fail(hipErrorStreamCaptureImplicit, api,
+                "a synchronous call or one on the null stream while a "
+                "stream captures; the capture is invalidated");
+  return hipSuccess;
+}
+
+/// Where work issued to `stream` goes: `*graph` is set when the stream
+/// captures (the work is recorded, not run). Fails for an invalidated
+/// capture and as checkNotCapturing for the null stream.
+hipError_t captureOf(Runtime &rt, const char *api, hipStream_t stream,
+                     ihipGraph **graph) {
+  *graph = nullptr;
+  if (!stream)
+    return checkNotCapturing(rt, api);
+  if (stream->captureInvalidated)
+    return fail(hipErrorStreamCaptureInvalidated, api,
+                "the stream's capture was invalidated by an earlier call");
+  *graph = stream->capture;
+  return hipSuccess;
+}
+
 /// The copy itself, for every hipMemcpy* form.
+/// With `perform` false only the checks (a copy being captured).
 hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
-                size_t bytes, hipMemcpyKind kind) {
+                size_t bytes, hipMemcpyKind kind, bool perform = true) {
   if (bytes == 0)
     return hipSuccess;
   if (!dst || !src)
@@ -252,18 +337,21 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
   };
   switch (kind) {
   case hipMemcpyHostToHost:
-    std::memmove(dst, src, bytes);
+    if (perform)
+      std::memmove(dst, src, bytes);
     return hipSuccess;
   case hipMemcpyHostToDevice:
     if (!dstDevice)
       return badDevice("device", dst);
-    cantFail(memory.write(dstAddress,
+    if (perform)
+      cantFail(memory.write(dstAddress,
                           ArrayRef(static_cast<const uint8_t *>(src), bytes)));
     return hipSuccess;
   case hipMemcpyDeviceToHost:
     if (!srcDevice)
       return badDevice("device", src);
-    cantFail(memory.read(srcAddress,
+    if (perform)
+      cantFail(memory.read(srcAddress,
                          MutableArrayRef(static_cast<uint8_t *>(dst), bytes)));
     return hipSuccess;
   case hipMemcpyDeviceToDevice:
@@ -271,7 +359,8 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
       return badDevice("device", dst);
     if (!srcDevice)
       return badDevice("device", src);
-    std::memmove(memory.translate(dstAddress, bytes),
+    if (perform)
+      std::memmove(memory.translate(dstAddress, bytes),
                  memory.translate(srcAddress, bytes), bytes);
     return hipSuccess;
   default:
@@ -281,7 +370,55 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
 }
 
 hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,
-                     unsigned width, size_t count) {
+                     unsigned width, size_t count, bool perform);
+
+/// A copy on `stream`: checked and recorded when the stream captures (the
+/// host side is read or written when the graph runs, as in HIP), else run.
+hipError_t copyOn(Runtime &rt, const char *api, void *dst, const void *src,
+                  size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+  if (!validStream(rt, stream))
+    return fail(hipErrorInvalidResourceHandle, api, "not a live stream");
+  ihipGraph *graph = nullptr;
+  if (hipError_t e = captureOf(rt, api, stream, &graph))
+    return e;
+  if (hipError_t e = copy(rt, api, dst, src, bytes, kind, !graph))
+    return e;
+  if (graph) {
+    GraphOp op;
+    op.kind = GraphOp::Copy;
+    op.dst = dst;
+    op.src = src;
+    op.bytes = bytes;
+    op.copyKind = kind;
+    graph->ops.push_back(std::move(op));
+  }
+  return hipSuccess;
+}
+
+/// A fill on `stream`, recorded when the stream captures.
+hipError_t fillOn(Runtime &rt, const char *api, void *dst, uint64_t value,
+                  unsigned width, size_t count, hipStream_t stream) {
+  if (!validStream(rt, stream))
+    return fail(hipErrorInvalidResourceHandle, api, "not a live stream");
+  ihipGraph *graph = nullptr;
+  if (hipError_t e = captureOf(rt, api, stream, &graph))
+    return e;
+  if (hipError_t e = fillBytes(rt, api, dst, value, width, count, !graph))
+    return e;
+  if (graph) {
+    GraphOp op;
+    op.kind = GraphOp::Fill;
+    op.dst = dst;
+    op.value = value;
+    op.width = width;
+    op.bytes = count;
+    graph->ops.push_back(std::move(op));
+  }
+  return hipSuccess;
+}
+
+hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,
+                     unsigned width, size_t count, bool perform) {
   size_t bytes = count * width;
   if (bytes == 0)
     return hipSuccess;
@@ -290,6 +427,8 @@ hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,
   if (!p)
     return fail(hipErrorInvalidValue, api,
                 formatv("{0} bytes at {1}", bytes, describeAddress(rt, dst)));
+  if (!perform)
+    return hipSuccess;
   for (size_t i = 0; i < count; ++i)
     for (unsigned b = 0; b < width; ++b)
       p[i * width + b] = uint8_t(value >> (8 * b));
@@ -417,7 +556,13 @@ std::string describeName(const emu::KernelArg &arg) {
   return arg.name.empty() ? std::string() : " '" + arg.name + "'";
 }
 
-/// The launch: argument layout from kernelParams or `extra`, checks, run.
+hipError_t run(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
+               std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
+               unsigned sharedMemBytes, ArrayRef<uint8_t> args,
+               bool fromGraph);
+
+/// The launch: argument layout from kernelParams or `extra`, checks, then
+/// run, or recorded when the stream captures.
 hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
                   std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
                   unsigned sharedMemBytes, hipStream_t stream,
@@ -531,6 +676,42 @@ hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
                          rt.emu.getMemory().describe(p)));
   }
 
+  ihipGraph *graph = nullptr;
+  if (hipError_t e = captureOf(rt, api, stream, &graph))
+    return e;
+  if (graph) {
+    GraphOp op;
+    op.kind = GraphOp::Kernel;
+    op.function = f;
+    op.grid = grid;
+    op.block = block;
+    op.sharedMemBytes = sharedMemBytes;
+    op.args = std::move(args);
+    graph->ops.push_back(std::move(op));
+    return hipSuccess;
+  }
+  return run(rt, api, f, grid, block, sharedMemBytes, args, false);
+}
+
+/// Marks `event` as recorded now (host and modelled time).
+void recordEvent(Runtime &rt, hipEvent_t event) {
+  event->recorded = true;
+  event->host = std::chrono::steady_clock::now();
+  event->modelledUs = rt.modelledUs;
+  event->modelled = rt.timing && rt.allModelled;
+}
+
+/// Runs a checked launch. The modelled time of a kernel launched from a
+/// graph (`fromGraph`) carries the chip's graph launch overhead instead of
+/// the stream launch overhead (TimingParams::graphLaunchOverheadUs).
+hipError_t run(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
+               std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
+               unsigned sharedMemBytes, ArrayRef<uint8_t> args,
+               bool fromGraph) {
+  const emu::Kernel &kernel = *f->kernel;
+  auto bad = [&](hipError_t code, const Twine &why) {
+    return fail(code, api, "kernel '" + kernel.name + "': " + why);
+  };
   emu::LaunchConfig config;
   config.grid = grid;
   config.block = block;
@@ -556,7 +737,9 @@ hipError_t launch(Runtime &rt, const char *api, ihipModuleSymbol_t *f,
                        result->racesFound, races));
   }
   if (timed && result->timing)
-    rt.modelledUs += result->timing->totalMicroseconds();
+    rt.modelledUs += result->timing->microseconds +
+                     (fromGraph ? rt.chip->timing->graphLaunchOverheadUs
+                                : result->timing->launchOverheadUs);
   else
     rt.allModelled = false;
   return hipSuccess;
@@ -608,6 +791,15 @@ const char *hipGetErrorName(hipError_t error) {
     CREST_HIP_ERROR(hipErrorLaunchTimeOut)
     CREST_HIP_ERROR(hipErrorLaunchFailure)
     CREST_HIP_ERROR(hipErrorNotSupported)
+    CREST_HIP_ERROR(hipErrorStreamCaptureUnsupported)
+    CREST_HIP_ERROR(hipErrorStreamCaptureInvalidated)
+    CREST_HIP_ERROR(hipErrorStreamCaptureMerge)
+    CREST_HIP_ERROR(hipErrorStreamCaptureUnmatched)
+    CREST_HIP_ERROR(hipErrorStreamCaptureUnjoined)
+    CREST_HIP_ERROR(hipErrorStreamCaptureIsolation)
+    CREST_HIP_ERROR(hipErrorStreamCaptureImplicit)
+    CREST_HIP_ERROR(hipErrorCapturedEvent)
+    CREST_HIP_ERROR(hipErrorStreamCaptureWrongThread)
     CREST_HIP_ERROR(hipErrorUnknown)
 #undef CREST_HIP_ERROR
   default:
@@ -854,6 +1046,8 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute,
 hipError_t hipDeviceSynchronize(void) {
   CREST_HIP_ENTER("hipDeviceSynchronize");
   CREST_HIP_NEED_DEVICE();
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
   return hipSuccess; // kernels and copies complete when they are issued
 }
 
@@ -911,6 +1105,8 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes,
                      hipMemcpyKind kind) {
   CREST_HIP_ENTER("hipMemcpy");
   CREST_HIP_NEED_DEVICE();
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
   return copy(rt, apiName, dst, src, sizeBytes, kind);
 }
 
@@ -918,20 +1114,22 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes,
                           hipMemcpyKind kind, hipStream_t stream) {
   CREST_HIP_ENTER("hipMemcpyAsync");
   CREST_HIP_NEED_DEVICE();
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  return copy(rt, apiName, dst, src, sizeBytes, kind);
+  return copyOn(rt, apiName, dst, src, sizeBytes, kind, stream);
 }
 
 hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   CREST_HIP_ENTER("hipMemcpyHtoD");
   CREST_HIP_NEED_DEVICE();
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
   return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyHostToDevice);
 }
 
 hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   CREST_HIP_ENTER("hipMemcpyDtoH");
   CREST_HIP_NEED_DEVICE();
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
   return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToHost);
 }
 
@@ -939,6 +1137,8 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src,
                          size_t sizeBytes) {
   CREST_HIP_ENTER("hipMemcpyDtoD");
   CREST_HIP_NEED_DEVICE();
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
   return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToDevice);
 }
 
@@ -946,54 +1146,55 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes,
                               hipStream_t stream) {
   CREST_HIP_ENTER("hipMemcpyHtoDAsync");
   CREST_HIP_NEED_DEVICE();
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyHostToDevice);
+  return copyOn(rt, apiName, dst, src, sizeBytes, hipMemcpyHostToDevice,
+                stream);
 }
 
 hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes,
                               hipStream_t stream) {
   CREST_HIP_ENTER("hipMemcpyDtoHAsync");
   CREST_HIP_NEED_DEVICE();
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToHost);
+  return copyOn(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToHost,
+                stream);
 }
 
 hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src,
                               size_t sizeBytes, hipStream_t stream) {
   CREST_HIP_ENTER("hipMemcpyDtoDAsync");
   CREST_HIP_NEED_DEVICE();
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  return copy(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToDevice);
+  return copyOn(rt, apiName, dst, src, sizeBytes, hipMemcpyDeviceToDevice,
+                stream);
 }
 
 hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   CREST_HIP_ENTER("hipMemset");
   CREST_HIP_NEED_DEVICE();
-  return fillBytes(rt, apiName, dst, uint8_t(value), 1, sizeBytes);
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
+  return fillBytes(rt, apiName, dst, uint8_t(value), 1, sizeBytes, true);
 }
 
 hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes,
                           hipStream_t stream) {
   CREST_HIP_ENTER("hipMemsetAsync");
   CREST_HIP_NEED_DEVICE();
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  return fillBytes(rt, apiName, dst, uint8_t(value), 1, sizeBytes);
+  return fillOn(rt, apiName, dst, uint8_t(value), 1, sizeBytes, stream);
 }
 
 hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
   CREST_HIP_ENTER("hipMemsetD8");
   CREST_HIP_NEED_DEVICE();
-  return fillBytes(rt, apiName, dst, value, 1, count);
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
+  return fillBytes(rt, apiName, dst, value, 1, count, true);
 }
 
 hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
   CREST_HIP_ENTER("hipMemsetD32");
   CREST_HIP_NEED_DEVICE();
-  return fillBytes(rt, apiName, dst, uint32_t(value), 4, count);
+  if (hipError_t e = checkNotCapturing(rt, apiName))
+    return e;
+  return fillBytes(rt, apiName, dst, uint32_t(value), 4, count, true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1019,6 +1220,10 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   CREST_HIP_ENTER("hipStreamDestroy");
   if (!stream || !rt.streams.erase(stream))
     return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  if (stream->capture) {
+    rt.graphs.erase(stream->capture);
+    delete stream->capture;
+  }
   delete stream;
   return hipSuccess;
 }
@@ -1028,6 +1233,13 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   CREST_HIP_NEED_DEVICE();
   if (!validStream(rt, stream))
     return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  if (!stream)
+    return checkNotCapturing(rt, apiName);
+  if (stream->capture) {
+    stream->captureInvalidated = true;
+    return fail(hipErrorStreamCaptureUnsupported, apiName,
+                "the stream is capturing; the capture is invalidated");
+  }
   return hipSuccess;
 }
 
@@ -1035,6 +1247,11 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   CREST_HIP_ENTER("hipStreamQuery");
   if (!validStream(rt, stream))
     return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  if (stream && stream->capture) {
+    stream->captureInvalidated = true;
+    return fail(hipErrorStreamCaptureUnsupported, apiName,
+                "the stream is capturing; the capture is invalidated");
+  }
   return hipSuccess;
 }
 
@@ -1066,10 +1283,17 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
     return fail(hipErrorInvalidResourceHandle, apiName, "not a live event");
   if (!validStream(rt, stream))
     return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
-  event->recorded = true;
-  event->host = std::chrono::steady_clock::now();
-  event->modelledUs = rt.modelledUs;
-  event->modelled = rt.timing && rt.allModelled;
+  ihipGraph *graph = nullptr;
+  if (hipError_t e = captureOf(rt, apiName, stream, &graph))
+    return e;
+  if (graph) {
+    GraphOp op;
+    op.kind = GraphOp::EventRecord;
+    op.event = event;
+    graph->ops.push_back(std::move(op));
+    return hipSuccess;
+  }
+  recordEvent(rt, event);
   return hipSuccess;
 }
 
@@ -1249,6 +1473,205 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
   return launch(rt, apiName, f, {gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, stream,
                 kernelParams, extra);
+}
+
+//===----------------------------------------------------------------------===//
+// Stream capture and graphs
+//===----------------------------------------------------------------------===//
+
+hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
+  CREST_HIP_ENTER("hipStreamBeginCapture");
+  CREST_HIP_NEED_DEVICE();
+  if (!stream)
+    return fail(hipErrorStreamCaptureUnsupported, apiName,
+                "the null stream cannot be captured");
+  if (!rt.streams.count(stream))
+    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  if (mode != hipStreamCaptureModeGlobal &&
+      mode != hipStreamCaptureModeThreadLocal &&
+      mode != hipStreamCaptureModeRelaxed)
+    return fail(hipErrorInvalidValue, apiName,
+                formatv("hipStreamCaptureMode {0}", int(mode)));
+  if (stream->capture)
+    return fail(hipErrorIllegalState, apiName,
+                "the stream is already capturing");
+  stream->capture = new ihipGraph;
+  rt.graphs.insert(stream->capture);
+  stream->captureMode = mode;
+  stream->captureId = rt.nextCaptureId++;
+  stream->captureInvalidated = false;
+  return hipSuccess;
+}
+
+hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
+  CREST_HIP_ENTER("hipStreamEndCapture");
+  if (!pGraph)
+    return fail(hipErrorInvalidValue, apiName, "null pointer");
+  if (!stream || !rt.streams.count(stream))
+    return fail(hipErrorIllegalState, apiName,
+                "the stream is not a live stream that captures");
+  if (!stream->capture)
+    return fail(hipErrorIllegalState, apiName,
+                "the stream is not capturing (no hipStreamBeginCapture)");
+  ihipGraph *graph = stream->capture;
+  stream->capture = nullptr;
+  if (stream->captureInvalidated) {
+    stream->captureInvalidated = false;
+    rt.graphs.erase(graph);
+    delete graph;
+    *pGraph = nullptr;
+    return fail(hipErrorStreamCaptureInvalidated, apiName,
+                "a disallowed call during the capture invalidated it");
+  }
+  *pGraph = graph;
+  return hipSuccess;
+}
+
+hipError_t hipStreamIsCapturing(hipStream_t stream,
+                                hipStreamCaptureStatus *pCaptureStatus) {
+  CREST_HIP_ENTER("hipStreamIsCapturing");
+  if (!pCaptureStatus)
+    return fail(hipErrorInvalidValue, apiName, "null pointer");
+  if (!validStream(rt, stream))
+    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  *pCaptureStatus = !stream || !stream->capture
+                        ? hipStreamCaptureStatusNone
+                    : stream->captureInvalidated
+                        ? hipStreamCaptureStatusInvalidated
+                        : hipStreamCaptureStatusActive;
+  return hipSuccess;
+}
+
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream,
+                                   hipStreamCaptureStatus *pCaptureStatus,
+                                   unsigned long long *pId) {
+  if (hipError_t e = hipStreamIsCapturing(stream, pCaptureStatus))
+    return e;
+  if (pId && stream && stream->capture)
+    *pId = stream->captureId;
+  return hipSuccess;
+}
+
+hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
+  CREST_HIP_ENTER("hipGraphCreate");
+  if (!pGraph || flags)
+    return fail(hipErrorInvalidValue, apiName,
+                "a null pointer or non-zero flags");
+  *pGraph = new ihipGraph;
+  rt.graphs.insert(*pGraph);
+  return hipSuccess;
+}
+
+hipError_t hipGraphDestroy(hipGraph_t graph) {
+  CREST_HIP_ENTER("hipGraphDestroy");
+  if (!graph || !rt.graphs.count(graph))
+    return fail(hipErrorInvalidValue, apiName,
+                "not a graph hipStreamEndCapture or hipGraphCreate returned");
+  for (ihipStream_t *s : rt.streams)
+    if (s->capture == graph)
+      return fail(hipErrorInvalidValue, apiName,
+                  "the graph is still being captured");
+  rt.graphs.erase(graph);
+  delete graph;
+  return hipSuccess;
+}
+
+hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes,
+                            size_t *numNodes) {
+  CREST_HIP_ENTER("hipGraphGetNodes");
+  if (!graph || !rt.graphs.count(graph) || !numNodes)
+    return fail(hipErrorInvalidValue, apiName,
+                "not a graph, or a null count");
+  if (nodes)
+    return fail(hipErrorInvalidValue, apiName,
+                "node handles are not provided; pass nodes = null for the "
+                "count");
+  *numNodes = graph->ops.size();
+  return hipSuccess;
+}
+
+hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
+                               hipGraphNode_t *pErrorNode, char *pLogBuffer,
+                               size_t bufferSize) {
+  CREST_HIP_ENTER("hipGraphInstantiate");
+  if (pErrorNode)
+    *pErrorNode = nullptr;
+  if (pLogBuffer && bufferSize)
+    pLogBuffer[0] = 0;
+  if (!pGraphExec)
+    return fail(hipErrorInvalidValue, apiName, "null pointer");
+  if (!graph || !rt.graphs.count(graph))
+    return fail(hipErrorInvalidValue, apiName,
+                "not a graph hipStreamEndCapture or hipGraphCreate returned");
+  // Kernels and modules stay valid while a graph uses them only if the
+  // program keeps them loaded, as in HIP.
+  auto exec = std::make_unique<hipGraphExec>();
+  exec->ops = graph->ops;
+  for (const GraphOp &op : exec->ops)
+    exec->kernels += op.kind == GraphOp::Kernel;
+  if (rt.trace)
+    std::fprintf(stderr,
+                 "crest-hip: hipGraphInstantiate: %zu nodes, %u kernels\n",
+                 exec->ops.size(), exec->kernels);
+  *pGraphExec = exec.release();
+  rt.graphExecs.insert(*pGraphExec);
+  return hipSuccess;
+}
+
+hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
+  CREST_HIP_ENTER("hipGraphLaunch");
+  CREST_HIP_NEED_DEVICE();
+  if (!graphExec || !rt.graphExecs.count(graphExec))
+    return fail(hipErrorInvalidValue, apiName,
+                "not an executable graph hipGraphInstantiate returned");
+  if (!validStream(rt, stream))
+    return fail(hipErrorInvalidResourceHandle, apiName, "not a live stream");
+  ihipGraph *capture = nullptr;
+  if (hipError_t e = captureOf(rt, apiName, stream, &capture))
+    return e;
+  if (capture) {
+    // A graph launched into a capture becomes part of it.
+    capture->ops.insert(capture->ops.end(), graphExec->ops.begin(),
+                        graphExec->ops.end());
+    return hipSuccess;
+  }
+  if (rt.trace)
+    std::fprintf(stderr, "crest-hip: hipGraphLaunch: %zu nodes, %u kernels\n",
+                 graphExec->ops.size(), graphExec->kernels);
+  for (const GraphOp &op : graphExec->ops) {
+    hipError_t e = hipSuccess;
+    switch (op.kind) {
+    case GraphOp::Kernel:
+      if (!rt.functions.count(op.function))
+        return fail(hipErrorInvalidResourceHandle, apiName,
+                    "a kernel of the graph was unloaded");
+      e = run(rt, apiName, op.function, op.grid, op.block, op.sharedMemBytes,
+              op.args, /*fromGraph=*/true);
+      break;
+    case GraphOp::Copy:
+      e = copy(rt, apiName, op.dst, op.src, op.bytes, op.copyKind);
+      break;
+    case GraphOp::Fill:
+      e = fillBytes(rt, apiName, op.dst, op.value, op.width, op.bytes, true);
+      break;
+    case GraphOp::EventRecord:
+      if (rt.events.count(op.event))
+        recordEvent(rt, op.event);
+      break;
+    }
+    if (e)
+      return e;
+  }
+  return hipSuccess;
+}
+
+hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
+  CREST_HIP_ENTER("hipGraphExecDestroy");
+  if (!graphExec || !rt.graphExecs.erase(graphExec))
+    return fail(hipErrorInvalidValue, apiName,
+                "not an executable graph hipGraphInstantiate returned");
+  delete graphExec;
+  return hipSuccess;
 }
 
 //===----------------------------------------------------------------------===//

@@ -54,6 +54,21 @@ Error Device::fill(DevicePtr dst, uint64_t bytes, uint8_t value) {
   return copyToDevice(dst, pattern);
 }
 
+Expected<std::vector<LaunchStats>>
+Device::launchSequence(ArrayRef<LaunchRequest> launches, size_t &failed) {
+  std::vector<LaunchStats> stats;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const LaunchRequest &l = launches[i];
+    Expected<LaunchStats> s = launch(l.kernel, l.grid, l.block, l.args);
+    if (!s) {
+      failed = i;
+      return s.takeError();
+    }
+    stats.push_back(std::move(*s));
+  }
+  return stats;
+}
+
 Error Device::setTiming(std::optional<emu::TimingOptions> options) {
   if (!options)
     return Error::success();

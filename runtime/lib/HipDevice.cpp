@@ -25,6 +25,16 @@
 // needs ROCm 6.3. These are checked before loading, with a message that says
 // so.
 //
+// HIP graphs (docs/Hip.md, "Graphs"): a session's launches for one run are
+// captured on the device's stream into a graph the first time
+// (hipStreamBeginCapture, the hipModuleLaunchKernel calls, which record
+// rather than run, hipStreamEndCapture, hipGraphInstantiate) and replayed
+// with one hipGraphLaunch on every run with the same launches (the same
+// kernels, grids and buffers), which costs less per kernel than stream
+// launches. The graph entry points are optional: a runtime without them, or
+// HipOptions::useGraphs off, launches kernel by kernel, and getLaunchNote()
+// says why.
+//
 //===----------------------------------------------------------------------===//
 
 #include "crest/runtime/Device.h"
@@ -50,6 +60,9 @@ using hipModule_t = void *;
 using hipFunction_t = void *;
 using hipStream_t = void *;
 using hipEvent_t = void *;
+using hipGraph_t = void *;
+using hipGraphExec_t = void *;
+constexpr int hipStreamCaptureModeGlobal = 0;
 constexpr hipError_t hipSuccess = 0;
 constexpr int hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2;
 void *const kLaunchParamBufferPointer = reinterpret_cast<void *>(1);
@@ -86,6 +99,16 @@ struct HipApi {
   hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
   hipError_t (*hipEventSynchronize)(hipEvent_t);
   hipError_t (*hipEventElapsedTime)(float *, hipEvent_t, hipEvent_t);
+  // Optional: HIP graphs. All are set or `missingGraphSymbol` names the
+  // first one the library lacks.
+  hipError_t (*hipStreamBeginCapture)(hipStream_t, int) = nullptr;
+  hipError_t (*hipStreamEndCapture)(hipStream_t, hipGraph_t *) = nullptr;
+  hipError_t (*hipGraphInstantiate)(hipGraphExec_t *, hipGraph_t, void **,
+                                    char *, size_t) = nullptr;
+  hipError_t (*hipGraphLaunch)(hipGraphExec_t, hipStream_t) = nullptr;
+  hipError_t (*hipGraphExecDestroy)(hipGraphExec_t) = nullptr;
+  hipError_t (*hipGraphDestroy)(hipGraph_t) = nullptr;
+  std::string missingGraphSymbol;
 
   std::string errorName(hipError_t code) const {
     const char *text = hipGetErrorString ? hipGetErrorString(code) : nullptr;
@@ -149,6 +172,17 @@ Expected<std::unique_ptr<HipApi>> openHip(const HipOptions &options) {
   CREST_HIP_SYMBOL(hipEventSynchronize)
   CREST_HIP_SYMBOL(hipEventElapsedTime)
 #undef CREST_HIP_SYMBOL
+#define CREST_HIP_OPTIONAL(name)                                               \
+  if (!lookup(api->library, api->name, #name) &&                               \
+      api->missingGraphSymbol.empty())                                         \
+    api->missingGraphSymbol = #name;
+  CREST_HIP_OPTIONAL(hipStreamBeginCapture)
+  CREST_HIP_OPTIONAL(hipStreamEndCapture)
+  CREST_HIP_OPTIONAL(hipGraphInstantiate)
+  CREST_HIP_OPTIONAL(hipGraphLaunch)
+  CREST_HIP_OPTIONAL(hipGraphExecDestroy)
+  CREST_HIP_OPTIONAL(hipGraphDestroy)
+#undef CREST_HIP_OPTIONAL
   return api;
 }
 
@@ -190,10 +224,18 @@ unsigned minimumHipVersionFor(StringRef chip) {
 class HipDevice : public Device {
 public:
   HipDevice(std::unique_ptr<HipApi> api, int index, std::string arch,
-            std::string name, int version)
+            std::string name, int version, bool useGraphs)
       : api(std::move(api)), index(index), arch(std::move(arch)),
-        name(std::move(name)), version(version) {}
+        name(std::move(name)), version(version) {
+    if (!useGraphs)
+      graphsOff = "HIP graphs off (--no-hip-graph)";
+    else if (!this->api->missingGraphSymbol.empty())
+      graphsOff = "HIP graphs off: the HIP runtime library '" +
+                  this->api->path + "' has no '" +
+                  this->api->missingGraphSymbol + "'";
+  }
   ~HipDevice() override {
+    dropGraph();
     for (void *p : allocations)
       api->hipFree(p);
     for (hipModule_t m : modules)
@@ -320,6 +362,59 @@ public:
     return stats;
   }
 
+  Expected<std::vector<LaunchStats>>
+  launchSequence(ArrayRef<LaunchRequest> launches,
+                 size_t &failedIndex) override {
+    if (!graphsOff.empty() || launches.empty()) {
+      launchNote = graphsOff.empty() ? "" : graphsOff + ": launched one by one";
+      return Device::launchSequence(launches, failedIndex);
+    }
+    for (size_t i = 0; i < launches.size(); ++i)
+      if (launches[i].kernel >= functions.size()) {
+        failedIndex = i;
+        return makeError(formatv("no kernel {0}", launches[i].kernel));
+      }
+    bool captured = false;
+    if (!graphExec || ArrayRef<LaunchRequest>(graphLaunches) != launches) {
+      dropGraph();
+      if (Error e = capture(launches, failedIndex))
+        return std::move(e);
+      captured = true;
+    }
+    // Events inside a graph would break it up, so only the whole graph is
+    // timed.
+    failedIndex = launches.size();
+    if (hipError_t e = api->hipEventRecord(start, stream))
+      return failed("hipEventRecord", e);
+    if (hipError_t e = api->hipGraphLaunch(graphExec, stream))
+      return failed(formatv("hipGraphLaunch of the graph of {0} kernels "
+                            "(--no-hip-graph launches them one by one and "
+                            "names the failing one)",
+                            launches.size())
+                        .str(),
+                    e);
+    if (hipError_t e = api->hipEventRecord(stop, stream))
+      return failed("hipEventRecord", e);
+    if (hipError_t e = api->hipEventSynchronize(stop))
+      return failed("the graph's kernels", e);
+    float ms = 0;
+    if (hipError_t e = api->hipEventElapsedTime(&ms, start, stop))
+      return failed("hipEventElapsedTime", e);
+    ++graphRuns;
+    launchNote = formatv("{0} a HIP graph of {1} kernels (hipGraphLaunch "
+                         "{2} on this device); per-kernel times are the "
+                         "graph's event time divided evenly",
+                         captured ? "captured and launched" : "replayed",
+                         launches.size(), graphRuns)
+                     .str();
+    std::vector<LaunchStats> stats(launches.size());
+    for (LaunchStats &s : stats)
+      s.seconds = ms / 1000.0 / launches.size();
+    return stats;
+  }
+
+  std::string getLaunchNote() const override { return launchNote; }
+
   Error synchronize() override {
     if (hipError_t e = api->hipStreamSynchronize(stream))
       return failed("hipStreamSynchronize", e);
@@ -331,6 +426,58 @@ private:
     return makeError("HIP: " + what + " failed: " + api->errorName(code));
   }
 
+  /// Records `launches` on the stream into a graph and instantiates it.
+  Error capture(ArrayRef<LaunchRequest> launches, size_t &failedLaunch) {
+    failedLaunch = launches.size();
+    if (hipError_t e =
+            api->hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal))
+      return failed("hipStreamBeginCapture", e);
+    Error error = Error::success();
+    for (size_t i = 0; i < launches.size() && !error; ++i) {
+      const LaunchRequest &l = launches[i];
+      std::vector<uint64_t> kernargs(l.args.begin(), l.args.end());
+      size_t size = kernargs.size() * 8;
+      uint64_t dummy = 0;
+      void *config[] = {kLaunchParamBufferPointer,
+                        kernargs.empty() ? static_cast<void *>(&dummy)
+                                         : kernargs.data(),
+                        kLaunchParamBufferSize, &size, kLaunchParamEnd};
+      if (hipError_t e = api->hipModuleLaunchKernel(
+              functions[l.kernel].first, l.grid[0], l.grid[1], l.grid[2],
+              l.block[0], l.block[1], l.block[2], 0, stream, nullptr, config)) {
+        failedLaunch = i;
+        error = failed("hipModuleLaunchKernel '" + functions[l.kernel].second +
+                           "' (capturing)",
+                       e);
+      }
+    }
+    hipGraph_t graph = nullptr;
+    hipError_t endError = api->hipStreamEndCapture(stream, &graph);
+    if (error) {
+      if (graph)
+        api->hipGraphDestroy(graph);
+      return error;
+    }
+    if (endError)
+      return failed("hipStreamEndCapture", endError);
+    hipError_t e =
+        api->hipGraphInstantiate(&graphExec, graph, nullptr, nullptr, 0);
+    api->hipGraphDestroy(graph);
+    if (e) {
+      graphExec = nullptr;
+      return failed("hipGraphInstantiate", e);
+    }
+    graphLaunches.assign(launches.begin(), launches.end());
+    return Error::success();
+  }
+
+  void dropGraph() {
+    if (graphExec)
+      api->hipGraphExecDestroy(graphExec);
+    graphExec = nullptr;
+    graphLaunches.clear();
+  }
+
   std::unique_ptr<HipApi> api;
   int index;
   std::string arch, name;
@@ -340,6 +487,13 @@ private:
   std::vector<void *> allocations;
   std::vector<hipModule_t> modules;
   std::vector<std::pair<hipFunction_t, std::string>> functions;
+  /// Why launches do not use graphs (empty: they do), the instantiated graph
+  /// and the launches it holds, how many times it ran, and the last note.
+  std::string graphsOff;
+  hipGraphExec_t graphExec = nullptr;
+  std::vector<LaunchRequest> graphLaunches;
+  unsigned graphRuns = 0;
+  std::string launchNote;
 };
 
 } // namespace
@@ -392,7 +546,8 @@ Expected<std::unique_ptr<Device>> createHipDevice(StringRef chip,
                              "--code-object-version=5",
                              runtime, codeObjectVersion));
   auto device = std::make_unique<HipDevice>(
-      std::move(*api), options.deviceIndex, arch, nameBuffer, version);
+      std::move(*api), options.deviceIndex, arch, nameBuffer, version,
+      options.useGraphs);
   if (Error e = device->init())
     return std::move(e);
   return std::move(device);

@@ -361,25 +361,30 @@ Expected<RunStats> Session::run() {
   RunStats stats;
   stats.timingNote = device.getTimingNote();
   auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < m.launches.size(); ++i) {
-    const pkg::Launch &launch = m.launches[i];
-    std::vector<DevicePtr> args;
+  std::vector<LaunchRequest> requests;
+  for (const pkg::Launch &launch : m.launches) {
+    LaunchRequest &r = requests.emplace_back();
+    r.kernel = kernels[launch.kernel];
+    r.grid = launch.grid;
+    r.block = launch.block;
     for (uint32_t id : launch.args) {
       const pkg::Value &v = m.values[id];
-      args.push_back(buffers[*v.buffer] + v.bufferOffset);
+      r.args.push_back(buffers[*v.buffer] + v.bufferOffset);
     }
-    Expected<LaunchStats> result =
-        device.launch(kernels[launch.kernel], launch.grid, launch.block, args);
-    if (!result) {
-      Error e = result.takeError();
-      if (e.isA<RaceError>())
-        return std::move(e);
-      return makeError(formatv("launch {0} (kernel '{1}'): {2}", i,
-                               m.kernels[launch.kernel].name,
-                               toString(std::move(e))));
-    }
-    stats.launches.push_back(std::move(*result));
   }
+  size_t failed = requests.size();
+  Expected<std::vector<LaunchStats>> result =
+      device.launchSequence(requests, failed);
+  if (!result) {
+    Error e = result.takeError();
+    if (e.isA<RaceError>() || failed >= m.launches.size())
+      return std::move(e);
+    return makeError(formatv("launch {0} (kernel '{1}'): {2}", failed,
+                             m.kernels[m.launches[failed].kernel].name,
+                             toString(std::move(e))));
+  }
+  stats.launches = std::move(*result);
+  stats.launchNote = device.getLaunchNote();
   if (Error e = device.synchronize())
     return std::move(e);
   stats.seconds =

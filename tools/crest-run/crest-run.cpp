@@ -3,7 +3,8 @@
 //   crest-run model.crest --input x.npy [--input name=w.pb ...] \
 //     --output y.npy [--device auto|hip|emu] [--verify] [--benchmark N] \
 //     [--report] [--describe] [--emu-seed N] [--emu-quantum N] \
-//     [--timing[=pc|off]] [--clock-mhz MHz] [--trace FILE.json]
+//     [--timing[=pc|off]] [--clock-mhz MHz] [--trace FILE.json] \
+//     [--runs N] [--no-hip-graph]
 //
 // Inputs bind to the graph's inputs by position, or by name with NAME=PATH;
 // .npy and ONNX TensorProto (.pb) files are accepted, and outputs are
@@ -17,6 +18,10 @@
 // and --benchmark report modelled time (the timing model is on by default
 // for them; --timing=off turns it off). Chips the model has no parameters
 // for run untimed, with a note.
+//
+// On the HIP device a run's launches are captured into a HIP graph and
+// replayed (docs/Hip.md, "Graphs"); --no-hip-graph launches them one by one,
+// and --runs N runs N times so that the outputs are a replay's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,6 +115,17 @@ static cl::opt<std::string> referenceDir(
     cl::desc("With --verify, also write each output's reference values (in "
              "the output's element type) to DIR/<name>.npy"),
     cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<bool> noHipGraph(
+    "no-hip-graph",
+    cl::desc("HIP device: launch the kernels one by one instead of capturing "
+             "them into a HIP graph and replaying it (docs/Hip.md)"),
+    cl::cat(category));
+static cl::opt<unsigned> runs(
+    "runs", cl::init(1),
+    cl::desc("Run the package N times (default 1) and write, report and "
+             "verify the last run's outputs (on the HIP device, runs after "
+             "the first replay the HIP graph)"),
+    cl::cat(category));
 static cl::opt<unsigned> benchmark("benchmark", cl::init(0),
                                    cl::desc("Run N more times and print the "
                                             "median and spread"),
@@ -359,6 +375,9 @@ static int run(int argc, char **argv) {
   }
   HipOptions hipOptions;
   hipOptions.deviceIndex = hipDevice;
+  hipOptions.useGraphs = !noHipGraph;
+  if (runs == 0)
+    return fail(makeError("--runs must be at least 1"));
   std::string why;
   Expected<std::unique_ptr<Device>> device = createDevice(
       *kind, m.chip, m.codeObjectVersion, emuOptions, hipOptions, &why);
@@ -384,8 +403,14 @@ static int run(int argc, char **argv) {
       return fail(std::move(e));
 
   Expected<RunStats> stats = (*session)->run();
+  for (unsigned i = 1; i < runs && stats; ++i)
+    stats = (*session)->run();
   if (!stats)
     return fail(stats.takeError());
+  if (!stats->launchNote.empty())
+    WithColor::note(errs(), "crest-run")
+        << (runs > 1 ? formatv("run {0}: ", unsigned(runs)).str() : "")
+        << stats->launchNote << "\n";
 
   const pkg::Manifest &manifest = (*session)->getManifest();
   std::vector<HostTensor> outputs;

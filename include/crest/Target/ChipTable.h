@@ -119,6 +119,9 @@ struct TimingParams {
   double effectiveClockMhz;
   /// Cost of one kernel launch in a stream of back-to-back launches.
   double launchOverheadUs;
+  /// Cost of one kernel of a HIP graph replay (hipGraphLaunch): the kernels
+  /// of a captured chain are submitted as one batch of dispatch packets.
+  double graphLaunchOverheadUs;
 
   // -- Issue ------------------------------------------------------------------
   /// Cycles a wave64 VALU instruction occupies its SIMD's VALU (16 lanes x

@@ -106,11 +106,29 @@ struct HipOptions {
   /// "libamdhip64.so", then "libamdhip64.so.6", then "libamdhip64.so.5".
   std::string libraryPath;
   int deviceIndex = 0;
+  /// Run a session's launches as a HIP graph (docs/Hip.md, "Graphs"): the
+  /// first run captures them (hipStreamBeginCapture .. hipStreamEndCapture,
+  /// hipGraphInstantiate), every run replays the graph (hipGraphLaunch) while
+  /// the launches are the same. Off (crest-run --no-hip-graph) or without
+  /// the library's graph entry points, each launch is its own
+  /// hipModuleLaunchKernel.
+  bool useGraphs = true;
 };
 
 /// A loaded code object and a kernel in it, as the device names them.
 using ModuleHandle = uint32_t;
 using KernelHandle = uint32_t;
+
+/// One launch of a sequence (Device::launchSequence).
+struct LaunchRequest {
+  KernelHandle kernel;
+  std::array<uint32_t, 3> grid, block;
+  std::vector<DevicePtr> args;
+  bool operator==(const LaunchRequest &o) const {
+    return kernel == o.kernel && grid == o.grid && block == o.block &&
+           args == o.args;
+  }
+};
 
 class Device {
 public:
@@ -154,6 +172,16 @@ public:
   virtual llvm::Expected<LaunchStats>
   launch(KernelHandle kernel, std::array<uint32_t, 3> grid,
          std::array<uint32_t, 3> block, llvm::ArrayRef<DevicePtr> args) = 0;
+  /// Runs `launches` in order and waits for them; one LaunchStats per
+  /// launch. On failure, `failed` is the index of the launch that failed, or
+  /// launches.size() when the failure is not one launch's (a HIP graph
+  /// launch). The default launches each in turn; the HIP device replays
+  /// them as a HIP graph (HipOptions::useGraphs).
+  virtual llvm::Expected<std::vector<LaunchStats>>
+  launchSequence(llvm::ArrayRef<LaunchRequest> launches, size_t &failed);
+  /// How launchSequence ran the last sequence, one sentence for reports
+  /// ("replayed a HIP graph of 16 kernels"), or empty.
+  virtual std::string getLaunchNote() const { return {}; }
   /// Waits for all work on the device.
   virtual llvm::Error synchronize() = 0;
 };

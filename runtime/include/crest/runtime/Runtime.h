@@ -75,6 +75,8 @@ struct RunStats {
   /// Why the launches carry no modelled time although the device was asked
   /// for it (Device::getTimingNote()), else empty.
   std::string timingNote;
+  /// How the device ran the launches (Device::getLaunchNote()), else empty.
+  std::string launchNote;
 
   /// The modelled time of the run; none unless every launch carries the
   /// timing model's projection (LaunchStats::getTiming).

@@ -372,49 +372,61 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
 hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,
                      unsigned width, size_t count, bool perform);
 
-/// A copy on `stream`: checked and recorded when the stream captures (the
-/// host side is read or written when the graph runs, as in HIP), else run.
-hipError_t copyOn(Runtime &rt, const char *api, void *dst, const void *src,
-                  size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+/// An operation on `stream`: `run(perform)` checks it and, with `perform`,
+/// carries it out; when the stream captures it is only checked and
+/// `record()` is appended to the capture (the host side of a copy is read
+/// or written when the graph runs, as in HIP).
+hipError_t onStream(Runtime &rt, const char *api, hipStream_t stream,
+                    llvm::function_ref<hipError_t(bool perform)> run,
+                    llvm::function_ref<GraphOp()> record) {
   if (!validStream(rt, stream))
     return fail(hipErrorInvalidResourceHandle, api, "not a live stream");
   ihipGraph *graph = nullptr;
   if (hipError_t e = captureOf(rt, api, stream, &graph))
     return e;
-  if (hipError_t e = copy(rt, api, dst, src, bytes, kind, !graph))
+  if (hipError_t e = run(/*perform=*/!graph))
     return e;
-  if (graph) {
-    GraphOp op;
-    op.kind = GraphOp::Copy;
-    op.dst = dst;
-    op.src = src;
-    op.bytes = bytes;
-    op.copyKind = kind;
-    graph->ops.push_back(std::move(op));
-  }
+  if (graph)
+    graph->ops.push_back(record());
   return hipSuccess;
+}
+
+/// A copy on `stream`, recorded when the stream captures.
+hipError_t copyOn(Runtime &rt, const char *api, void *dst, const void *src,
+                  size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+  return onStream(
+      rt, api, stream,
+      [&](bool perform) {
+        return copy(rt, api, dst, src, bytes, kind, perform);
+      },
+      [&] {
+        GraphOp op;
+        op.kind = GraphOp::Copy;
+        op.dst = dst;
+        op.src = src;
+        op.bytes = bytes;
+        op.copyKind = kind;
+        return op;
+      });
 }
 
 /// A fill on `stream`, recorded when the stream captures.
 hipError_t fillOn(Runtime &rt, const char *api, void *dst, uint64_t value,
                   unsigned width, size_t count, hipStream_t stream) {
-  if (!validStream(rt, stream))
-    return fail(hipErrorInvalidResourceHandle, api, "not a live stream");
-  ihipGraph *graph = nullptr;
-  if (hipError_t e = captureOf(rt, api, stream, &graph))
-    return e;
-  if (hipError_t e = fillBytes(rt, api, dst, value, width, count, !graph))
-    return e;
-  if (graph) {
-    GraphOp op;
-    op.kind = GraphOp::Fill;
-    op.dst = dst;
-    op.value = value;
-    op.width = width;
-    op.bytes = count;
-    graph->ops.push_back(std::move(op));
-  }
-  return hipSuccess;
+  return onStream(
+      rt, api, stream,
+      [&](bool perform) {
+        return fillBytes(rt, api, dst, value, width, count, perform);
+      },
+      [&] {
+        GraphOp op;
+        op.kind = GraphOp::Fill;
+        op.dst = dst;
+        op.value = value;
+        op.width = width;
+        op.bytes = count;
+        return op;
+      });
 }
 
 hipError_t fillBytes(Runtime &rt, const char *api, void *dst, uint64_t value,

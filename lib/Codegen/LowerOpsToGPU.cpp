@@ -488,6 +488,61 @@ rowLoop(Emitter &e, Value lane, int64_t len, unsigned waveSize,
     scf::YieldOp::create(b, e.loc, next);
   return SmallVector<Value>(loop.getResults());
 }
+
+/// Rows of at most this many elements per lane are read into registers
+/// once (softmax and layer norm then read their row once instead of three
+/// times).
+constexpr int64_t kMaxCachedRowPerLane = 16;
+
+/// A row of `len` elements (at most kMaxCachedRowPerLane per lane) held by
+/// the wave: this lane's element i is at r[i] = lane + i * waveSize, its
+/// value x[i] (f32); valid[i] is null where every lane's element is inside
+/// the row, else whether this lane's is (past the row, x[i] repeats the
+/// last element, read from a valid address).
+struct CachedRow {
+  SmallVector<Value> r, x, valid;
+
+  /// The lane's elements combined in row order, with `identity` for the
+  /// ones past the row: the same order as rowLoop's.
+  Value reduce(Emitter &e, Value identity,
+               function_ref<Value(Value, Value)> combine,
+               function_ref<Value(unsigned)> value) const {
+    Value acc = identity;
+    for (unsigned i = 0; i < r.size(); ++i) {
+      Value v = value(i);
+      if (valid[i])
+        v = arith::SelectOp::create(e.b, e.loc, valid[i], v, identity);
+      acc = combine(acc, v);
+    }
+    return acc;
+  }
+  /// Emits `store(i)` for each of the lane's elements inside the row.
+  void forEach(Emitter &e, function_ref<void(unsigned)> store) const {
+    for (unsigned i = 0; i < r.size(); ++i) {
+      OpBuilder::InsertionGuard g(e.b);
+      if (valid[i])
+        e.enterIf(valid[i]);
+      store(i);
+    }
+  }
+};
+
+CachedRow cacheRow(Emitter &e, Value lane, int64_t len, unsigned waveSize,
+                   function_ref<Value(Value r)> load) {
+  CachedRow row;
+  for (int64_t i = 0; i * waveSize < len; ++i) {
+    Value r = e.add(lane, e.idx(i * waveSize));
+    Value valid;
+    if ((i + 1) * int64_t(waveSize) > len) {
+      valid = e.lessThan(r, len);
+      r = arith::MinUIOp::create(e.b, e.loc, r, e.idx(len - 1));
+    }
+    row.r.push_back(r);
+    row.valid.push_back(valid);
+    row.x.push_back(load(r));
+  }
+  return row;
+}
 } // namespace
 
 LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
@@ -514,6 +569,28 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
       return arith::AddFOp::create(b, loc, x, y);
     };
     Value negInf = e.f32(-std::numeric_limits<double>::infinity());
+    if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
+      // The row once into registers; each exp once.
+      CachedRow row = cacheRow(e, lane, layout.r, w, [&](Value r) {
+        return e.loadF32(flat[0], at(r));
+      });
+      Value m = e.waveAllReduce(
+          row.reduce(e, negInf, maxF, [&](unsigned i) { return row.x[i]; }),
+          w, maxF);
+      SmallVector<Value> p;
+      for (Value x : row.x)
+        p.push_back(math::ExpOp::create(b, loc,
+                                        arith::SubFOp::create(b, loc, x, m)));
+      Value s = e.waveAllReduce(
+          row.reduce(e, e.f32(0), addF, [&](unsigned i) { return p[i]; }), w,
+          addF);
+      Value inv = arith::DivFOp::create(b, loc, e.f32(1), s);
+      row.forEach(e, [&](unsigned i) {
+        Value y = arith::MulFOp::create(b, loc, p[i], inv);
+        e.store(convertElements(b, loc, y, outElt), flat[1], at(row.r[i]));
+      });
+      return;
+    }
     Value m = rowLoop(e, lane, layout.r, w, {negInf},
                       [&](Value r, ValueRange acc) -> SmallVector<Value> {
                         return {maxF(acc[0], e.loadF32(flat[0], at(r)))};
@@ -560,6 +637,39 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     };
     auto x = [&](Value r) { return e.loadF32(flat[0], e.add(rowBase, r)); };
     Value invLen = e.f32(1.0 / double(layout.r));
+    Value out = flat[hasBias ? 3 : 2];
+    auto normalize = [&](Value xr, Value r, Value mean, Value rstd) {
+      Value d = arith::SubFOp::create(b, loc, xr, mean);
+      Value y = arith::MulFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, d, rstd),
+          e.loadF32(flat[1], r));
+      if (hasBias)
+        y = addF(y, e.loadF32(flat[2], r));
+      e.store(convertElements(b, loc, y, outElt), out, e.add(rowBase, r));
+    };
+    if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
+      // The row once into registers, summed in rowLoop's order.
+      CachedRow row = cacheRow(e, lane, layout.r, w, x);
+      Value mean = arith::MulFOp::create(
+          b, loc,
+          e.waveAllReduce(row.reduce(e, e.f32(0), addF,
+                                     [&](unsigned i) { return row.x[i]; }),
+                          w, addF),
+          invLen);
+      Value sq = row.reduce(e, e.f32(0), addF, [&](unsigned i) -> Value {
+        Value d = arith::SubFOp::create(b, loc, row.x[i], mean);
+        return arith::MulFOp::create(b, loc, d, d);
+      });
+      Value var =
+          arith::MulFOp::create(b, loc, e.waveAllReduce(sq, w, addF), invLen);
+      Value rstd = arith::DivFOp::create(
+          b, loc, e.f32(1),
+          math::SqrtOp::create(b, loc, addF(var, e.f32(eps))));
+      row.forEach(e, [&](unsigned i) {
+        normalize(row.x[i], row.r[i], mean, rstd);
+      });
+      return;
+    }
     Value sum = rowLoop(e, lane, layout.r, w, {e.f32(0)},
                         [&](Value r, ValueRange acc) -> SmallVector<Value> {
                           return {addF(acc[0], x(r))};
@@ -578,17 +688,9 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     Value rstd = arith::DivFOp::create(
         b, loc, e.f32(1),
         math::SqrtOp::create(b, loc, addF(var, e.f32(eps))));
-    Value out = flat[hasBias ? 3 : 2];
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
-              Value d = arith::SubFOp::create(b, loc, x(r), mean);
-              Value y = arith::MulFOp::create(
-                  b, loc, arith::MulFOp::create(b, loc, d, rstd),
-                  e.loadF32(flat[1], r));
-              if (hasBias)
-                y = addF(y, e.loadF32(flat[2], r));
-              e.store(convertElements(b, loc, y, outElt), out,
-                      e.add(rowBase, r));
+              normalize(x(r), r, mean, rstd);
               return {};
             });
   });

@@ -34,30 +34,40 @@
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: memref.store
 
-// Softmax: one wave per row (4 per workgroup), three lane-strided passes,
-// two butterfly reductions of 6 shuffles each (64 lanes); no LDS, no
-// barrier.
+// Softmax of 197-element rows: one wave per row (4 per workgroup), the row
+// read once into registers -- 4 loads per lane (197 = 3 x 64 + 5; only the
+// last is past the row for some lanes, so only it is clamped, and only its
+// store guarded) -- one exp per element, two butterfly reductions of 6
+// shuffles each (64 lanes); no loop, no LDS, no barrier.
 // CHECK: gpu.func @graph_softmax_2(
 // CHECK-NOT: workgroup
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: memref.load
+// CHECK-NOT: memref.load
 // CHECK: arith.maximumf
 // CHECK-COUNT-6: gpu.shuffle  xor
-// CHECK: scf.for
-// CHECK: math.exp
+// CHECK-COUNT-4: math.exp
+// CHECK-NOT: math.exp
 // CHECK-COUNT-6: gpu.shuffle  xor
 // CHECK: arith.divf
-// CHECK: scf.for
-// CHECK: math.exp
+// CHECK-COUNT-3: memref.store
+// CHECK: scf.if
 // CHECK: memref.store
+// CHECK-NOT: scf.for
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 
-// Layer norm: mean, then the variance from the mean, then the output.
+// Layer norm of 1000-element rows (16 per lane, the last partial): read
+// once; mean, then the variance from the mean, then the output (with the
+// scale read per element).
 // CHECK: gpu.func @graph_layer_norm_3(
+// CHECK-NOT: scf.for
+// CHECK-COUNT-16: memref.load
 // CHECK-COUNT-6: gpu.shuffle  xor
 // CHECK: arith.subf
 // CHECK-COUNT-6: gpu.shuffle  xor
 // CHECK: math.sqrt
+// CHECK-NOT: scf.for
 // CHECK: gpu.return
 
 // reduce_mean over a middle dimension: rows are (outer, inner) pairs.
@@ -78,12 +88,28 @@
 
 // CHECK: gpu.func @graph_global_avg_pool2d_6(
 // CHECK-COUNT-6: gpu.shuffle  xor
+
+// Softmax of rows longer than 16 per lane (2000): three lane-strided
+// passes, the exp computed in the second and third.
+// CHECK: gpu.func @graph_softmax_7(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64
+// CHECK: arith.maximumf
+// CHECK-COUNT-6: gpu.shuffle  xor
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK-COUNT-6: gpu.shuffle  xor
+// CHECK: arith.divf
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: memref.store
+// CHECK: gpu.return
+
 module {
   func.func @graph(%x: tensor<7x196xf32>, %b: tensor<196xf32>, %h: tensor<7x197xf16>,
                    %s: tensor<7x197xf32>, %n: tensor<3x1000xf32>, %g: tensor<1000xf32>,
-                   %m: tensor<2x197x3xf32>, %p: tensor<1x2x7x7xf32>)
+                   %m: tensor<2x197x3xf32>, %p: tensor<1x2x7x7xf32>, %l: tensor<3x2000xf32>)
       -> (tensor<7x196xf32>, tensor<7x197xf16>, tensor<7x197xf32>, tensor<3x1000xf32>,
-          tensor<2x3xf32>, tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) {
+          tensor<2x3xf32>, tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>, tensor<3x2000xf32>) {
     %0 = crest.kernel ins(%x, %b : tensor<7x196xf32>, tensor<196xf32>) -> tensor<7x196xf32> {
     ^bb0(%a0: tensor<7x196xf32>, %a1: tensor<196xf32>):
       %c = arith.constant dense<2.0> : tensor<7x196xf32>
@@ -97,6 +123,7 @@ module {
     %4 = crest.reduce_mean %m dims [1] : tensor<2x197x3xf32> -> tensor<2x3xf32>
     %5 = crest.max_pool2d %p kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1] : tensor<1x2x7x7xf32> -> tensor<1x2x4x4xf32>
     %6 = crest.global_avg_pool2d %p : tensor<1x2x7x7xf32> -> tensor<1x2x1x1xf32>
-    return %0, %1, %2, %3, %4, %5, %6 : tensor<7x196xf32>, tensor<7x197xf16>, tensor<7x197xf32>, tensor<3x1000xf32>, tensor<2x3xf32>, tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>
+    %7 = crest.softmax %l : tensor<3x2000xf32>
+    return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<7x196xf32>, tensor<7x197xf16>, tensor<7x197xf32>, tensor<3x1000xf32>, tensor<2x3xf32>, tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>, tensor<3x2000xf32>
   }
 }

@@ -9,6 +9,8 @@
 // arguments), OTHER_CHIP the scale kernel for gfx90a. Each check prints
 // "ok: ..." or "FAIL: ..."; the exit code is the number of failures.
 
+#include "hip_check.h"
+
 #include <hip/hip_runtime_api.h>
 
 #include <cmath>
@@ -20,24 +22,6 @@
 #include <string>
 #include <vector>
 
-static int failures = 0;
-
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
-
-static void expect(hipError_t got, hipError_t want, const std::string &what) {
-  check(got == want, what + " -> " + hipGetErrorName(got) +
-                         (got == want ? "" : std::string(" (expected ") +
-                                                 hipGetErrorName(want) + ")"));
-}
-
-static std::vector<char> readFile(const char *path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-}
 
 /// in[i] = (i % 37) - 18 + 0.25: non-zero, exact in f32 after * 0.5 - 1.
 static std::vector<float> scaleInput() {

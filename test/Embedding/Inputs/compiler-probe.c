@@ -19,23 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every function of crest_compiler.h the probe resolves with dlsym. */
+#define COMPILER_APIS(X)                                                       \
+  X(api_version)                                                               \
+  X(abi_version)                                                               \
+  X(version)                                                                   \
+  X(version_string)                                                            \
+  X(error_message)                                                             \
+  X(error_location)                                                            \
+  X(error_destroy)                                                             \
+  X(session_create)                                                            \
+  X(session_destroy)                                                           \
+  X(session_set_option)                                                        \
+  X(session_set_diagnostic_callback)                                           \
+  X(compile)                                                                   \
+  X(output_data)                                                               \
+  X(output_report)                                                             \
+  X(output_report_json)                                                        \
+  X(output_destroy)
+
 #define API(name) static __typeof__(&crest_compiler_##name) p_##name;
-API(api_version)
-API(abi_version)
-API(version)
-API(version_string)
-API(error_message)
-API(error_location)
-API(error_destroy)
-API(session_create)
-API(session_destroy)
-API(session_set_option)
-API(session_set_diagnostic_callback)
-API(compile)
-API(output_data)
-API(output_report)
-API(output_report_json)
-API(output_destroy)
+COMPILER_APIS(API)
 #undef API
 
 static void on_diagnostic(crest_compiler_severity severity, const char *message,
@@ -109,22 +113,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "missing crest_compiler_" #name "\n");                     \
     return 1;                                                                  \
   }
-  API(api_version)
-  API(abi_version)
-  API(version)
-  API(version_string)
-  API(error_message)
-  API(error_location)
-  API(error_destroy)
-  API(session_create)
-  API(session_destroy)
-  API(session_set_option)
-  API(session_set_diagnostic_callback)
-  API(compile)
-  API(output_data)
-  API(output_report)
-  API(output_report_json)
-  API(output_destroy)
+  COMPILER_APIS(API)
 #undef API
   const char *command = argv[arg + 1];
   arg += 2;

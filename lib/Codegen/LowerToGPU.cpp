@@ -5,10 +5,10 @@
 // kernel is built directly with OpBuilder as a workgroup -> wave -> MMA
 // fragment hierarchy; see the pass description in Passes.td.
 //
-// Fragment layouts: the lane and register of every A, B and D element come
-// from the shared CDNA MFMA layout (crest/Target/MmaLayout.h, checked
-// against AMD's calculator data); codegen handles single-block forms with
-// m == n.
+// Fragment layouts: which lane holds which A, B and D element is asked of
+// the instruction family's MMA emitter (MmaEmitter.h; the MFMA one reads
+// the shared CDNA layout of crest/Target/MmaLayout.h, checked against AMD's
+// calculator data); codegen handles single-block forms with m == n.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +19,11 @@
 #include "crest/Codegen/KernelConfig.h"
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
-#include "crest/Target/MmaLayout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -98,7 +96,6 @@ struct KernelPlan {
   bool transposeLhs, transposeRhs;
   RankedTensorType lhsType, rhsType;
   Type accType; ///< f32 or i32 (the MMA accumulator)
-  bool xf32;    ///< multiply f32 operands at reduced precision
   // Tiling.
   int64_t tileM, tileN, tileK, waveM, waveN, wavesM, wavesN, stages;
   int64_t splitK; ///< waves along K (their partial sums are added in LDS)
@@ -1605,9 +1602,10 @@ FailureOr<KernelPlan> LowerToGPUPass::plan(Operation *anchor,
   if (!p.mma)
     return op->emitOpError() << "config instruction " << config.getMma()
                              << " is not one of " << p.chip->name << "'s";
-  p.xf32 = isa<FloatTF32Type>(op.getPrecision().getLhs());
+  // tf32 operands: f32 tensors multiplied at reduced precision (xf32).
+  bool xf32 = isa<FloatTF32Type>(op.getPrecision().getLhs());
   FailureOr<std::unique_ptr<codegen::MmaEmitter>> emitter =
-      codegen::createMmaEmitter(*p.mma, p.waveSize, p.xf32,
+      codegen::createMmaEmitter(*p.mma, p.waveSize, xf32,
                                 [&] { return op->emitOpError(); });
   if (failed(emitter))
     return failure();

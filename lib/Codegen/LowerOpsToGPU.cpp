@@ -1335,8 +1335,8 @@ void LowerOpsToGPUPass::runOnOperation() {
             })
             .Case([&](AttentionOp attention) {
               return attention.emitOpError()
-                     << "has no GPU kernel yet: Crest verifies attention but "
-                        "does not generate its fused kernel";
+                     << "has no crest.launch; run crest-lower-attention "
+                        "first";
             })
             .Case([&](ContractionOpInterface) {
               return op->emitOpError()

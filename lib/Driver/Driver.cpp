@@ -307,6 +307,7 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     codegen.tuneCandidates = opts.tuneCandidates;
     codegen.testingDropBarrier = opts.dropBarrier;
     codegen.fusionRemarks = opts.fusionRemarks;
+    codegen.fuseAttention = opts.fuseAttention;
     buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.

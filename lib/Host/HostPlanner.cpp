@@ -159,6 +159,12 @@ static llvm::json::Object attrsToJson(Operation *op) {
   // evaluator needs no knowledge of them.
   if (auto gather = dyn_cast<GatherOp>(op))
     object["axis"] = int64_t(gather.getAxis()); // I64Attr reads as uint64_t
+  if (auto attention = dyn_cast<AttentionOp>(op)) {
+    object["causal"] = stringifyCausalMask(attention.getCausal());
+    object["scale"] = attention.getEffectiveScale();
+    object["has_kv_length"] = bool(attention.getKvLength());
+    object["has_mask"] = bool(attention.getMask());
+  }
   if (auto slice = dyn_cast<SliceOp>(op); slice && !slice.getStrides())
     object["strides"] = llvm::json::Array(
         SmallVector<int64_t>(slice.getOffsets().size(), 1));

@@ -26,6 +26,12 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   attach.chip = options.chip;
   attach.waveSize = options.waveSize;
   pm.addPass(createCrestAttachTargetPass(attach));
+  // Attention written as separate ops becomes one crest.attention.
+  if (options.fuseAttention) {
+    CrestFuseAttentionPassOptions attention;
+    attention.remarks = options.fusionRemarks;
+    pm.addPass(createCrestFuseAttentionPass(attention));
+  }
   // Contractions with their epilogues, and elementwise chains, become
   // crest.kernel regions before their kernels are configured and generated.
   CrestFuseEpiloguesPassOptions fuse;
@@ -36,6 +42,8 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   select.tuneCandidates = options.tuneCandidates;
   pm.addPass(createCrestSelectConfigPass(select, std::move(measurer)));
   pm.addPass(createCrestLowerToGPUPass());
+  // Attention: one fused kernel each.
+  pm.addPass(createCrestLowerAttentionPass());
   // Every other crest op (elementwise, normalizations, reductions, pooling).
   pm.addPass(createCrestLowerOpsToGPUPass());
   // Barriers from the generated kernels' LDS accesses, then the independent

@@ -319,18 +319,18 @@ private:
   }
 
   /// The precision's type names (lhs, rhs, acc, out).
-  Expected<std::array<std::string, 4>> precision(const pkg::Node &node) const {
+  Expected<std::array<std::string, 4>>
+  precision(const pkg::Node &node, StringRef attr = "precision") const {
     std::array<std::string, 4> names;
     static const char *keys[] = {"lhs", "rhs", "acc", "out"};
-    if (const json::Object *p = node.attributes.getObject("precision")) {
+    if (const json::Object *p = node.attributes.getObject(attr)) {
       for (int i = 0; i < 4; ++i) {
         std::optional<StringRef> s = p->getString(keys[i]);
         if (!s)
           return makeError(std::string("precision has no '") + keys[i] + "'");
         names[i] = s->str();
       }
-    } else if (std::optional<StringRef> s =
-                   node.attributes.getString("precision")) {
+    } else if (std::optional<StringRef> s = node.attributes.getString(attr)) {
       // "#crest.precision<lhs = f16, rhs = f16, acc = f32, out = f32>"
       for (int i = 0; i < 4; ++i) {
         size_t at = s->find((std::string(keys[i]) + " = "));
@@ -343,7 +343,7 @@ private:
                        .str();
       }
     } else {
-      return makeError("no 'precision' attribute");
+      return makeError("no '" + attr + "' attribute");
     }
     for (const std::string &n : names)
       if (!getUnitRoundoff(n))
@@ -357,6 +357,7 @@ private:
   Error unary(const pkg::Node &node);
   Error binary(const pkg::Node &node);
   Error softmax(const pkg::Node &node);
+  Error attention(const pkg::Node &node);
   Error layerNorm(const pkg::Node &node);
   Error pool(const pkg::Node &node);
   Error reduceMean(const pkg::Node &node, std::vector<int64_t> dims);
@@ -375,6 +376,8 @@ private:
 
 Error Evaluator::evaluate(const pkg::Node &node) {
   StringRef op = node.op;
+  if (op == "attention")
+    return attention(node);
   if (node.outputs.size() != 1)
     return makeError(
         formatv("has {0} results, expected 1", node.outputs.size()));
@@ -729,6 +732,188 @@ Error Evaluator::softmax(const pkg::Node &node) {
         tol[base + k * inner] = y * (2 * maxTol + double(len + 10) * uc);
       }
     }
+  return finish(node, std::move(out), std::move(tol));
+}
+
+// softmax(scale * Q K^T + mask) V with crest.attention's masks (see its
+// description in CrestOps.td), in double. A row without a visible key is 0
+// (lse -inf). The tolerance bounds what the kernel may differ by: P rounded
+// to the pv lhs type (relative u_P, or half its smallest subnormal below
+// that range, relative to the row sum), the f32 scores (D terms) and the
+// f32 softmax state and output sums (one rounding per key), and the
+// inputs' own tolerances through the scores and V.
+Error Evaluator::attention(const pkg::Node &node) {
+  Expected<const RefTensor *> qT = operand(node, 0), kT = operand(node, 1),
+                              vT = operand(node, 2);
+  if (!qT)
+    return qT.takeError();
+  if (!kT)
+    return kT.takeError();
+  if (!vT)
+    return vT.takeError();
+  bool hasLength = flag(node, "has_kv_length"), hasMask = flag(node, "has_mask");
+  unsigned next = 3;
+  const RefTensor *lengthT = nullptr, *maskT = nullptr;
+  if (hasLength) {
+    Expected<const RefTensor *> t = operand(node, next++);
+    if (!t)
+      return t.takeError();
+    lengthT = *t;
+  }
+  if (hasMask) {
+    Expected<const RefTensor *> t = operand(node, next++);
+    if (!t)
+      return t.takeError();
+    maskT = *t;
+  }
+  Expected<std::array<std::string, 4>> pv = precision(node, "pv");
+  if (!pv)
+    return pv.takeError();
+  const std::vector<int64_t> &qs = (*qT)->type.shape, &ks = (*kT)->type.shape,
+                             &vs = (*vT)->type.shape;
+  if (qs.size() != 4 || ks.size() != 4 || vs.size() != 4)
+    return makeError("query, key and value must have rank 4");
+  int64_t B = qs[0], Hq = qs[1], Lq = qs[2], D = qs[3];
+  int64_t Hkv = ks[1], Lkv = ks[2], Dv = vs[3];
+  if (ks[0] != B || vs[0] != B || ks[3] != D || vs[1] != Hkv ||
+      vs[2] != Lkv || Hkv == 0 || Hq % Hkv != 0)
+    return makeError("query, key and value shapes do not match");
+  if (lengthT && lengthT->type.shape != std::vector<int64_t>{B})
+    return makeError("kv_length must be [batch]");
+  std::vector<int64_t> maskShape, maskStrides;
+  if (maskT) {
+    maskShape = maskT->type.shape;
+    if (maskShape.size() > 4)
+      return makeError("mask has rank above 4");
+    maskShape.insert(maskShape.begin(), 4 - maskShape.size(), 1);
+    int64_t full[] = {B, Hq, Lq, Lkv};
+    for (int i = 0; i < 4; ++i)
+      if (maskShape[i] != 1 && maskShape[i] != full[i])
+        return makeError("mask does not broadcast to the scores");
+    maskStrides = stridesOf(maskShape);
+  }
+  std::optional<std::string> causal;
+  if (std::optional<StringRef> c = node.attributes.getString("causal"))
+    causal = c->str();
+  if (causal && *causal != "none" && *causal != "top_left" &&
+      *causal != "bottom_right")
+    return makeError("unknown causal mode '" + *causal + "'");
+  bool isCausal = causal && *causal != "none";
+  bool bottomRight = causal && *causal == "bottom_right";
+  int64_t window = integer(node, "window", 0);
+  std::optional<double> scaleAttr = number(node, "scale");
+  double scale = scaleAttr ? *scaleAttr : 1.0 / std::sqrt(double(D));
+
+  std::optional<ElementType> pType = pkg::parseElementType((*pv)[0]);
+  if (!pType || !getSemantics(*pType))
+    return makeError("pv lhs '" + (*pv)[0] + "' is not a float type");
+  const fltSemantics &pSem = *getSemantics(*pType);
+  double uP = *getUnitRoundoff((*pv)[0]);
+  double halfSubnormal =
+      std::ldexp(1.0, APFloat::semanticsMinExponent(pSem) -
+                          int(APFloat::semanticsPrecision(pSem)));
+  double u32 = std::ldexp(1.0, -24);
+
+  const std::vector<double> &qv = (*qT)->values, &kv = (*kT)->values,
+                            &vv = (*vT)->values;
+  const std::vector<double> &qt = (*qT)->tolerance, &kt = (*kT)->tolerance,
+                            &vt = (*vT)->tolerance;
+  std::vector<double> out(B * Hq * Lq * Dv), tol(out.size());
+  std::vector<double> lse(B * Hq * Lq), lseTol(lse.size());
+  std::vector<double> s(Lkv), st(Lkv), p(Lkv);
+  std::vector<char> seen(Lkv);
+  for (int64_t b = 0; b < B; ++b) {
+    int64_t L = Lkv;
+    if (lengthT)
+      L = std::clamp<int64_t>(int64_t(lengthT->values[b]), 0, Lkv);
+    for (int64_t h = 0; h < Hq; ++h) {
+      int64_t hk = h / (Hq / Hkv);
+      for (int64_t q = 0; q < Lq; ++q) {
+        int64_t diag = bottomRight ? q + L - Lq : q;
+        double m = -INFINITY, maxScoreTol = 0, maxScoreErr = 0;
+        for (int64_t k = 0; k < Lkv; ++k) {
+          bool ok = k < L;
+          if (isCausal)
+            ok = ok && k <= diag && (window <= 0 || k > diag - window);
+          if (ok && maskT) {
+            int64_t coords[] = {b, h, q, k}, at = 0;
+            for (int i = 0; i < 4; ++i)
+              at += (maskShape[i] == 1 ? 0 : coords[i]) * maskStrides[i];
+            ok = maskT->values[at] != 0;
+          }
+          seen[k] = ok;
+          if (!ok)
+            continue;
+          double dot = 0, absDot = 0, prop = 0;
+          for (int64_t d = 0; d < D; ++d) {
+            int64_t qi = ((b * Hq + h) * Lq + q) * D + d;
+            int64_t ki = ((b * Hkv + hk) * Lkv + k) * D + d;
+            dot += qv[qi] * kv[ki];
+            absDot += std::fabs(qv[qi] * kv[ki]);
+            prop += std::fabs(qv[qi]) * kt[ki] + std::fabs(kv[ki]) * qt[qi] +
+                    qt[qi] * kt[ki];
+          }
+          s[k] = scale * dot;
+          st[k] = scale * prop;
+          m = std::max(m, s[k]);
+          maxScoreTol = std::max(maxScoreTol, st[k]);
+          maxScoreErr = std::max(maxScoreErr, scale * double(D + 2) * u32 *
+                                                  absDot);
+        }
+        int64_t row = (b * Hq + h) * Lq + q;
+        if (m == -INFINITY) {
+          for (int64_t e = 0; e < Dv; ++e)
+            out[row * Dv + e] = 0, tol[row * Dv + e] = 0;
+          lse[row] = -INFINITY;
+          lseTol[row] = 0;
+          continue;
+        }
+        double z = 0, maxArgErr = 0;
+        int64_t visible = 0;
+        for (int64_t k = 0; k < Lkv; ++k) {
+          if (!seen[k])
+            continue;
+          p[k] = std::exp(s[k] - m);
+          z += p[k];
+          ++visible;
+          // exp2 of the f32 argument (s - m) * log2(e): a few ulp of it.
+          maxArgErr = std::max(maxArgErr, (std::fabs(s[k] - m) + 1) * 4 * u32);
+        }
+        // Relative error of each probability: the scores' own errors (twice:
+        // the score and the maximum), exp2, the state's f32 roundings.
+        double rel = 2 * (maxScoreErr + maxScoreTol) + maxArgErr +
+                     double(visible + 16) * u32;
+        for (int64_t e = 0; e < Dv; ++e) {
+          double sum = 0, absSum = 0, vTol = 0, absV = 0;
+          for (int64_t k = 0; k < Lkv; ++k) {
+            if (!seen[k])
+              continue;
+            int64_t vi = ((b * Hkv + hk) * Lkv + k) * Dv + e;
+            double pk = p[k] / z;
+            sum += pk * vv[vi];
+            absSum += pk * std::fabs(vv[vi]);
+            vTol += pk * vt[vi];
+            absV += std::fabs(vv[vi]);
+          }
+          out[row * Dv + e] = sum;
+          tol[row * Dv + e] = absSum * (uP + 2 * rel) + vTol +
+                              halfSubnormal / z * absV +
+                              double(visible + 2) * u32 * absSum;
+        }
+        lse[row] = m + std::log(z);
+        lseTol[row] = maxScoreErr + maxScoreTol + rel + 4 * u32 * std::fabs(lse[row]);
+      }
+    }
+  }
+  if (node.outputs.size() == 2) {
+    const pkg::TensorType &lseType = typeOf(node.outputs[1]);
+    if (lseType.getNumElements() != int64_t(lse.size()))
+      return makeError("lse must be [batch, query heads, query length]");
+    define(node.outputs[1], std::move(lse), std::move(lseTol));
+  } else if (node.outputs.size() != 1) {
+    return makeError(formatv("has {0} results, expected 1 or 2",
+                             node.outputs.size()));
+  }
   return finish(node, std::move(out), std::move(tol));
 }
 

@@ -30,11 +30,13 @@ static StringRef kindName(pkg::ValueKind kind) {
 }
 
 /// "42 launches: 30 contractions (+ 51 fused elementwise ops), 8
-/// reductions, 4 elementwise (+ 2 fused), 0 data movement", from the op
+/// reductions, 4 elementwise (+ 2 fused), 0 data movement, 0 attention",
+/// from the op
 /// names of each launched kernel ("conv2d+add+hardswish").
 static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
   unsigned contractions = 0, fusedIntoContractions = 0, reductions = 0,
-           elementwise = 0, fusedIntoElementwise = 0, movement = 0;
+           elementwise = 0, fusedIntoElementwise = 0, movement = 0,
+           attention = 0;
   for (const pkg::Launch &l : m.launches) {
     SmallVector<StringRef> ops;
     StringRef(m.kernels[l.kernel].op).split(ops, '+');
@@ -47,6 +49,8 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
                              "global_avg_pool2d", "max_pool2d", "avg_pool2d"},
                             head)) {
       ++reductions;
+    } else if (head == "attention") {
+      ++attention;
     } else if (is_contained({"transpose", "slice", "concat", "gather",
                              "reshape"},
                             head)) {
@@ -58,9 +62,10 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
   }
   os << formatv("fusion: {0} launches: {1} contractions (+ {2} fused "
                 "elementwise ops), {3} reductions, {4} elementwise (+ {5} "
-                "fused), {6} data movement\n",
+                "fused), {6} data movement, {7} attention\n",
                 m.launches.size(), contractions, fusedIntoContractions,
-                reductions, elementwise, fusedIntoElementwise, movement);
+                reductions, elementwise, fusedIntoElementwise, movement,
+                attention);
 }
 
 void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {

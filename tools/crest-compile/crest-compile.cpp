@@ -149,6 +149,11 @@ static cl::opt<bool> fusionRemarks(
     cl::desc("Remark on every elementwise op crest-fuse-epilogues refuses "
              "to fuse into a contraction's epilogue, saying why"),
     cl::cat(category));
+static cl::opt<bool> fuseAttention(
+    "fuse-attention", cl::init(true),
+    cl::desc("Fuse attention written as separate ops (Q K^T, scale, softmax, "
+             "P V) into one crest.attention kernel (default true)"),
+    cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).
 static cl::opt<unsigned> testingDropBarrier(
@@ -202,6 +207,7 @@ struct DriverOptions {
   unsigned tuneCandidates;
   std::string tuneCache;
   bool tuneOptionsGiven; ///< --tune-candidates or --tune-cache
+  bool fuseAttention;
 };
 
 static DriverOptions copyOptions() {
@@ -231,7 +237,8 @@ static DriverOptions copyOptions() {
       tune,
       tuneCandidates,
       tuneCache,
-      tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences()};
+      tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences(),
+      fuseAttention};
 }
 
 static int fail(const Twine &message) {
@@ -358,6 +365,7 @@ static int run(int argc, char **argv) {
   options.targetChecks = opts.targetChecks;
   options.dropBarrier = opts.dropBarrier;
   options.fusionRemarks = opts.fusionRemarks;
+  options.fuseAttention = opts.fuseAttention;
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;

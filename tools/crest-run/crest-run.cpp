@@ -105,6 +105,13 @@ static cl::opt<bool> noRaceCheck("no-race-check",
                                  cl::desc("Emulator: do not run the LDS race "
                                           "detector"),
                                  cl::cat(category));
+static cl::opt<bool> timingOnly(
+    "timing-only",
+    cl::desc("Emulator, with the timing model: execute only the workgroups "
+             "the model replays, for projecting large graphs quickly; the "
+             "outputs are not computed (no --output, --verify, --benchmark "
+             "or --runs)"),
+    cl::cat(category));
 static cl::opt<bool> verify("verify",
                             cl::desc("Compare the outputs with the host "
                                      "reference evaluator (exit 3 beyond "
@@ -366,8 +373,17 @@ static int run(int argc, char **argv) {
                           "--trace, --report or --benchmark"));
   if (clockMhz.getNumOccurrences() && !(clockMhz > 0))
     return fail(makeError("--clock-mhz must be positive"));
+  if (timingOnly) {
+    if (!timed || timingMode == TimingMode::Off)
+      return fail(makeError("--timing-only needs the timing model: add "
+                            "--timing or --report"));
+    if (verify || benchmark || runs > 1 || outputOpts.getNumOccurrences())
+      return fail(makeError("--timing-only computes no outputs: drop "
+                            "--output, --verify, --benchmark and --runs"));
+  }
   if (timed) {
     emu::TimingOptions timing;
+    timing.sampleOnly = timingOnly;
     timing.perPc = timingMode == TimingMode::Pc;
     timing.timeline = !tracePath.empty();
     timing.clockMhz = clockMhz;
@@ -384,6 +400,9 @@ static int run(int argc, char **argv) {
   if (!device)
     return fail(device.takeError());
   errs() << "crest-run: " << why << ": " << (*device)->describe() << "\n";
+  if (timingOnly && (*device)->getKind() != DeviceKind::Emu)
+    return fail(makeError("--timing-only is the emulator's timing model: "
+                          "use --device=emu"));
   if (timed && (*device)->getKind() == DeviceKind::Emu && !(*device)->isTimed())
     WithColor::note(errs(), "crest-run")
         << (*device)->getTimingNote() << ": the launches run without "

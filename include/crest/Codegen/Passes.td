@@ -48,6 +48,59 @@ def CrestLowerToGPUPass : Pass<"crest-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestLowerAttentionPass : Pass<"crest-lower-attention", "::mlir::ModuleOp"> {
+  let summary = "Generate one fused flash-attention kernel per crest.attention";
+  let description = [{
+    Runs before `crest-lower-ops-to-gpu`. Every `crest.attention` in a host
+    function becomes one `gpu.func` in `gpu.module @crest_kernels`
+    (annotated with its `crest.launch`), which never writes the score or
+    probability matrix to memory:
+
+    - Each wave owns `N` query rows (`N` = 16 when the rows of one
+      key/value head fit, else 32) of one key/value head; the rows of the
+      `Hq / Hkv` query heads that share a key/value head are merged
+      (grouped-query attention reads each K and V element once per wave).
+      Workgroups of up to 4 waves; the grid is
+      `[ceil(row blocks / waves), Hkv, B]`.
+    - It computes `S^T = K Q^T` and `O^T += V^T P^T` on the chip's MFMA
+      instructions, with the query fragments in registers for the whole key
+      loop, 64 keys per step. The pair of instructions is chosen from the
+      chip table so that the score accumulator's registers are, as they
+      are, the B fragments of the P V instruction (checked from the lane
+      layouts at compile time; V's fragments are loaded in the same key
+      order): P never goes through LDS.
+    - Online softmax in base 2: one constant `scale * log2(e)`, one scaled
+      score used for both the running maximum and `exp2(s - m)`
+      (`rocdl.exp2`, the chip's `v_exp_f32`); the maximum and the sum are
+      combined across the lanes holding a row with `gpu.shuffle xor`; P is
+      rounded to nearest even to the `pv` lhs type; the row sum stays f32.
+    - Masks by key-block ranges: blocks that no query of the wave can see
+      (causal, sliding window, `kv_length`) are not visited, blocks that
+      every query sees whole are not masked, the others (the diagonal, a
+      partial block, any bool mask) select `-inf` per score. Keys at or
+      past `kv_length` read V as zero.
+    - A row with every key masked writes 0 and `lse = -inf`.
+    - Split-KV (decode): when the waves would not fill the chip's compute
+      units (the chip table's `computeUnits`), the key sequence is split
+      over up to `computeUnits / waves` workgroups of at least four key
+      blocks each. Each writes its unnormalised output, row maximum and
+      row sum to the launch's workspace; the wave that arrives last at its
+      row block's semaphore combines the splits in split order, weighted
+      by their maxima, and writes the result: still one launch.
+
+    An attention whose precisions have no pair of instructions with
+    compatible layouts (e.g. wave32 chips, whose WMMA codegen does not
+    exist) is an error at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::crest::CrestDialect"
+  ];
+}
+
 def CrestLowerOpsToGPUPass : Pass<"crest-lower-ops-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Generate a GPU kernel for every remaining crest op";
   let description = [{

@@ -69,8 +69,11 @@ struct CompileOptions {
   bool targetChecks = true;
   /// Testing only: drop the N-th barrier crest-insert-barriers places.
   unsigned dropBarrier = 0;
-  /// Remarks on the elementwise ops crest-fuse-epilogues refuses to fuse.
+  /// Remarks on the elementwise ops crest-fuse-epilogues refuses to fuse
+  /// (and on each attention crest-fuse-attention fuses).
   bool fusionRemarks = false;
+  /// Fuse attention written as separate ops into crest.attention.
+  bool fuseAttention = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;
   /// The input's name for the format, the nesting check and ONNX

@@ -91,6 +91,13 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
       llvm::cl::desc("Remark on every elementwise op a contraction's "
                      "epilogue refuses, saying why"),
       llvm::cl::init(false)};
+  /// Run crest-fuse-attention (attention written as separate ops becomes
+  /// one crest.attention kernel).
+  PassOptions::Option<bool> fuseAttention{
+      *this, "fuse-attention",
+      llvm::cl::desc("Fuse Q K^T, softmax and P V written as separate ops "
+                     "into one crest.attention"),
+      llvm::cl::init(true)};
   /// Testing only: drop the N-th barrier crest-insert-barriers would place
   /// and skip crest-verify-barriers (0: drop none).
   PassOptions::Option<unsigned> testingDropBarrier{

@@ -102,9 +102,9 @@ func.func @gapped_mean(%a: tensor<4x5x6xf32>) -> tensor<5xf32> {
 
 // -----
 
-// crest.attention verifies but has no kernel yet.
+// crest.attention's kernel comes from crest-lower-attention.
 func.func @attention(%q: tensor<1x4x64x32xf16>, %k: tensor<1x4x64x32xf16>, %v: tensor<1x4x64x32xf16>) -> tensor<1x4x64x32xf16> {
-  // expected-error @below {{'crest.attention' op has no GPU kernel yet: Crest verifies attention but does not generate its fused kernel}}
+  // expected-error @below {{'crest.attention' op has no crest.launch; run crest-lower-attention first}}
   %o = crest.attention %q, %k, %v qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f16> : tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16> -> tensor<1x4x64x32xf16>
   return %o : tensor<1x4x64x32xf16>
 }

@@ -344,9 +344,9 @@ def Crest_AttentionOp : Crest_Op<"attention",
              tensor<1x8x4096x128xf16> -> tensor<1x32x1x128xf16>
     ```
 
-    Crest verifies the op; its fused kernel (and the host reference
-    evaluator's support) are not built yet, so compiling a graph that holds
-    one is a diagnostic at the op.
+    `crest-lower-attention` generates one fused kernel for it (the scores
+    and probabilities stay in registers); the host reference evaluator
+    computes it in double.
   }];
   let arguments = (ins Crest_FloatTensor:$query, Crest_FloatTensor:$key,
                        Crest_FloatTensor:$value,

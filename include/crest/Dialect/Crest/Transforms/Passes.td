@@ -27,6 +27,41 @@ def CrestAttachTargetPass : Pass<"crest-attach-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def CrestFuseAttentionPass : Pass<"crest-fuse-attention", "::mlir::ModuleOp"> {
+  let summary = "Fuse Q K^T, scale, softmax and P V into crest.attention";
+  let description = [{
+    Rewrites scaled dot-product attention written as separate ops into one
+    `crest.attention` (whose kernel keeps the scores in registers):
+
+    ```
+    %s = crest.batch_matmul %q, %k transpose_rhs   (or %kt, K^T as a tensor)
+    [%s = crest.div %s, c  |  crest.mul %s, c]      (c a splat constant)
+    %p = crest.softmax %s                           (last axis, f32)
+    [%p = crest.cast %p : ... to f16/bf16/fp8]      (P's precision)
+    %o = crest.batch_matmul %p, %v
+    ```
+
+    Reshapes that only add or drop leading unit dimensions may sit between
+    any of them (as the ONNX importer leaves them); every intermediate
+    value must have one use. The batch of the products becomes the heads
+    of `[1, heads, L, D]` views of Q, K and V; the scale is `c` (`1 / c`
+    for a division, 1 without either); `qk` is the first product's
+    precision and `pv` the second's. When K^T is a `crest.transpose` (ONNX
+    exports `Transpose(perm = [0, 2, 3, 1])`), that transpose is rewritten
+    to produce K (its permutation's last two entries swapped) instead of a
+    second transpose being added.
+
+    The fused kernel rounds the unnormalised probabilities to P's type and
+    divides by the row sum at the end; the unfused graph rounds the
+    normalised ones: the results agree to the rounding of P.
+  }];
+  let dependentDialects = ["::crest::CrestDialect"];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark at each attention fused">,
+  ];
+}
+
 def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
   let summary = "Group contractions with their epilogue graphs into crest.kernel";
   let description = [{

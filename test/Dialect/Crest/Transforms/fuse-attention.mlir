@@ -1,0 +1,103 @@
+// RUN: crest-opt %s --split-input-file --crest-fuse-attention=remarks=true -verify-diagnostics | FileCheck %s
+
+// The crest graph form (examples/transformer-block.mlir): K with
+// transpose_rhs, no scale (1), P cast to f16, an f32 result.
+// CHECK-LABEL: func.func @graph_form
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x64x32xf16>, %[[K:.*]]: tensor<4x64x32xf16>, %[[V:.*]]: tensor<4x64x32xf16>)
+// CHECK-DAG: %[[Q4:.*]] = crest.reshape %[[Q]] : tensor<4x64x32xf16> to tensor<1x4x64x32xf16>
+// CHECK-DAG: %[[K4:.*]] = crest.reshape %[[K]] : tensor<4x64x32xf16> to tensor<1x4x64x32xf16>
+// CHECK-DAG: %[[V4:.*]] = crest.reshape %[[V]] : tensor<4x64x32xf16> to tensor<1x4x64x32xf16>
+// CHECK: %[[O:.*]] = crest.attention %[[Q4]], %[[K4]], %[[V4]] scale = 1.000000e+00 qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32>
+// CHECK-SAME: -> tensor<1x4x64x32xf32>
+// CHECK: %[[R:.*]] = crest.reshape %[[O]] : tensor<1x4x64x32xf32> to tensor<4x64x32xf32>
+// CHECK-NOT: crest.softmax
+// CHECK-NOT: crest.batch_matmul
+// CHECK: return %[[R]]
+func.func @graph_form(%q: tensor<4x64x32xf16>, %k: tensor<4x64x32xf16>, %v: tensor<4x64x32xf16>) -> tensor<4x64x32xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<4x64x32xf16>, tensor<4x64x32xf16> -> tensor<4x64x64xf32>
+  %p = crest.softmax %s : tensor<4x64x64xf32>
+  %ph = crest.cast %p : tensor<4x64x64xf32> to tensor<4x64x64xf16>
+  // expected-remark @below {{attention: Q K^T of 4 heads (64 queries x 64 keys, head dim 32), softmax, the cast of P to f16 and P V fused into one crest.attention (scale 1.000000e+00)}}
+  %o = crest.batch_matmul %ph, %v precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<4x64x64xf16>, tensor<4x64x32xf16> -> tensor<4x64x32xf32>
+  return %o : tensor<4x64x32xf32>
+}
+
+// -----
+
+// What the ONNX importer makes of an exported attention: K^T from a
+// transpose with permutation [0, 2, 3, 1], unit reshapes between the ops,
+// a division by sqrt(64) = 8 (scale 1/8), f32 throughout. The K^T
+// transpose becomes a transpose to K ([0, 2, 1, 3]) instead of a second
+// transpose being added.
+// CHECK-LABEL: func.func @onnx_form
+// CHECK-SAME: (%[[QH:.*]]: tensor<1x4x128x64xf32>, %[[KX:.*]]: tensor<1x128x4x64xf32>, %[[VH:.*]]: tensor<1x4x128x64xf32>)
+// CHECK: %[[K:.*]] = crest.transpose %[[KX]] permutation [0, 2, 1, 3] : tensor<1x128x4x64xf32> -> tensor<1x4x128x64xf32>
+// CHECK: crest.attention %[[QH]], %[[K]], %[[VH]] scale = 1.250000e-01 qk <lhs = f32, rhs = f32, acc = f32, out = f32> pv <lhs = f32, rhs = f32, acc = f32, out = f32>
+// CHECK-NOT: crest.softmax
+// CHECK-NOT: permutation [0, 2, 3, 1]
+func.func @onnx_form(%qh: tensor<1x4x128x64xf32>, %kx: tensor<1x128x4x64xf32>, %vh: tensor<1x4x128x64xf32>) -> tensor<1x4x128x64xf32> {
+  %kt = crest.transpose %kx permutation [0, 2, 3, 1] : tensor<1x128x4x64xf32> -> tensor<1x4x64x128xf32>
+  %q3 = crest.reshape %qh : tensor<1x4x128x64xf32> to tensor<4x128x64xf32>
+  %k3 = crest.reshape %kt : tensor<1x4x64x128xf32> to tensor<4x64x128xf32>
+  %s = crest.batch_matmul %q3, %k3 precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<4x128x64xf32>, tensor<4x64x128xf32> -> tensor<4x128x128xf32>
+  %s4 = crest.reshape %s : tensor<4x128x128xf32> to tensor<1x4x128x128xf32>
+  %c = arith.constant dense<8.0> : tensor<f32>
+  %d = crest.div %s4, %c : tensor<1x4x128x128xf32>, tensor<f32> -> tensor<1x4x128x128xf32>
+  %p = crest.softmax %d {axis = 3 : i64} : tensor<1x4x128x128xf32>
+  %p3 = crest.reshape %p : tensor<1x4x128x128xf32> to tensor<4x128x128xf32>
+  %v3 = crest.reshape %vh : tensor<1x4x128x64xf32> to tensor<4x128x64xf32>
+  // expected-remark @below {{attention: Q K^T of 4 heads (128 queries x 128 keys, head dim 64), the scale, softmax and P V fused into one crest.attention (scale 1.250000e-01)}}
+  %o = crest.batch_matmul %p3, %v3 precision <lhs = f32, rhs = f32, acc = f32, out = f32> : tensor<4x128x128xf32>, tensor<4x128x64xf32> -> tensor<4x128x64xf32>
+  %o4 = crest.reshape %o : tensor<4x128x64xf32> to tensor<1x4x128x64xf32>
+  return %o4 : tensor<1x4x128x64xf32>
+}
+
+// -----
+
+// The probabilities are used twice (returned too): nothing is fused.
+// CHECK-LABEL: func.func @probabilities_used_twice
+// CHECK: crest.softmax
+// CHECK-NOT: crest.attention
+func.func @probabilities_used_twice(%q: tensor<2x8x16xf16>, %k: tensor<2x8x16xf16>, %v: tensor<2x8x16xf16>) -> (tensor<2x8x16xf32>, tensor<2x8x8xf32>) {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x16xf16>, tensor<2x8x16xf16> -> tensor<2x8x8xf32>
+  %p = crest.softmax %s : tensor<2x8x8xf32>
+  %ph = crest.cast %p : tensor<2x8x8xf32> to tensor<2x8x8xf16>
+  %o = crest.batch_matmul %ph, %v precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x8xf16>, tensor<2x8x16xf16> -> tensor<2x8x16xf32>
+  return %o, %p : tensor<2x8x16xf32>, tensor<2x8x8xf32>
+}
+
+// -----
+
+// A softmax over the queries (axis 1) is not attention's.
+// CHECK-LABEL: func.func @softmax_over_queries
+// CHECK-NOT: crest.attention
+func.func @softmax_over_queries(%q: tensor<2x8x16xf16>, %k: tensor<2x8x16xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x16xf16>, tensor<2x8x16xf16> -> tensor<2x8x8xf32>
+  %p = crest.softmax %s {axis = 1 : i64} : tensor<2x8x8xf32>
+  %ph = crest.cast %p : tensor<2x8x8xf32> to tensor<2x8x8xf16>
+  %o = crest.batch_matmul %ph, %v precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x8xf16>, tensor<2x8x16xf16> -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// A scale that is not a splat constant (a tensor of per-key factors)
+// stays: the product feeding the softmax is then not a Q K^T.
+// CHECK-LABEL: func.func @non_splat_scale
+// CHECK-NOT: crest.attention
+func.func @non_splat_scale(%q: tensor<2x8x16xf16>, %k: tensor<2x8x16xf16>, %v: tensor<2x8x16xf16>, %w: tensor<8xf32>) -> tensor<2x8x16xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x16xf16>, tensor<2x8x16xf16> -> tensor<2x8x8xf32>
+  %m = crest.mul %s, %w : tensor<2x8x8xf32>, tensor<8xf32> -> tensor<2x8x8xf32>
+  %p = crest.softmax %m : tensor<2x8x8xf32>
+  %ph = crest.cast %p : tensor<2x8x8xf32> to tensor<2x8x8xf16>
+  %o = crest.batch_matmul %ph, %v precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<2x8x8xf16>, tensor<2x8x16xf16> -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}

@@ -500,12 +500,21 @@ Value Planner::toF16(Operation *op, Value v) {
     });
     return arith::ConstantOp::create(builder, op->getLoc(), converted);
   }
-  Value &slot = halves[v];
-  if (!slot) {
+  if (Value slot = halves.lookup(v))
+    return slot;
+  Value result;
+  // Through reshapes, so that the cast joins the producer's epilogue (the
+  // importer's casts come before MatMul's flattening too).
+  if (auto reshape = v.getDefiningOp<ReshapeOp>()) {
+    Value inner = toF16(op, reshape.getInput());
+    builder.setInsertionPointAfterValue(inner);
+    result = ReshapeOp::create(builder, reshape.getLoc(), resultType, inner);
+  } else {
     builder.setInsertionPointAfterValue(v);
-    slot = CastOp::create(builder, v.getLoc(), resultType, v);
+    result = CastOp::create(builder, v.getLoc(), resultType, v);
   }
-  return slot;
+  halves[v] = result;
+  return result;
 }
 
 Value Planner::quantise(Operation *op, Value v, double scale,
@@ -532,7 +541,19 @@ Value Planner::quantise(Operation *op, Value v, double scale,
                                      DenseElementsAttr::get(resultType, out));
   }
   Value &slot = quantised[{v.getAsOpaquePointer(), scale}];
-  if (!slot) {
+  if (slot)
+    return slot;
+  // Through reshapes, so that the quantisation joins the producer's
+  // epilogue.
+  if (auto reshape = v.getDefiningOp<ReshapeOp>()) {
+    Value inner = quantise(op, reshape.getInput(), scale, {}, 1);
+    builder.setInsertionPointAfterValue(inner);
+    Value result =
+        ReshapeOp::create(builder, reshape.getLoc(), resultType, inner);
+    quantised[{v.getAsOpaquePointer(), scale}] = result;
+    return result;
+  }
+  {
     builder.setInsertionPointAfterValue(v);
     Location loc = v.getLoc();
     auto scalarType = RankedTensorType::get({}, type.getElementType());

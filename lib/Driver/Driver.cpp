@@ -222,7 +222,7 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
 
   // --precision=fp8: the model is imported in f32 and the precision
   // planner (lib/Precision) chooses each contraction's types.
-  bool planned = opts.precision == "fp8";
+  bool planned = opts.precision == "fp8" || opts.precision == "auto";
   if (!planned && (!opts.calibrationDir.empty() || opts.perChannelWeights ||
                    !opts.precisionPlanPath.empty()))
     return reporter.fail("--calibration, --fp8-per-channel and "
@@ -234,8 +234,8 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
       std::optional<MatrixPrecision> precision =
           parseMatrixPrecision(opts.precision);
       if (!precision)
-        return reporter.fail("--precision must be f32, f16, bf16 or fp8, "
-                             "got '" +
+        return reporter.fail("--precision must be f32, f16, bf16, fp8 or "
+                             "auto, got '" +
                              opts.precision + "'");
       onnx.precision = *precision;
     }
@@ -292,11 +292,14 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     request.marginBits = opts.fp8MarginBits;
     request.perChannelWeights = opts.perChannelWeights;
     request.planPath = opts.precisionPlanPath;
+    request.budget = opts.precisionBudget;
+    request.holdoutDir = opts.holdoutDir;
     mlir::FailureOr<PrecisionPlan> plan =
         planPrecision(*module, *chip, request);
     if (failed(plan))
       return failure();
     result.precisionPlan = plan->toJson();
+    result.precisionBudgetMissed = plan->budgetMissed;
     raw_string_ostream os(result.precisionReport);
     printPlan(os, *plan);
   }

@@ -30,6 +30,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <map>
 
@@ -49,6 +50,12 @@ ArrayRef<std::pair<StringRef, StringRef>> crest::getReasonCodes() {
       {"f16_overflow", "an operand's amax exceeds f16's largest finite "
                        "value 65504: f32"},
       {"pinned", "the precision the --precision-plan file pins"},
+      {"fp8_within_budget", "--precision=auto: fp8 keeps the outputs' loss "
+                            "under the budget on the calibration and "
+                            "holdout inputs"},
+      {"fp8_loss_over_budget", "--precision=auto: with this contraction in "
+                               "fp8 the outputs' loss would exceed the "
+                               "budget: f16"},
   };
   return codes;
 }
@@ -115,10 +122,10 @@ static SmallVector<std::string> getInputNames(func::FuncOp graph) {
 /// Reads the input sets of `dir`; errors are diagnostics at `graph`.
 static FailureOr<std::vector<InputSet>>
 readCalibration(func::FuncOp graph, const pkg::Package &reference,
-                StringRef dir) {
+                StringRef dir, StringRef flag = "--calibration") {
   std::error_code ec;
   if (!llvm::sys::fs::is_directory(dir))
-    return graph.emitError() << "--calibration: '" << dir
+    return graph.emitError() << flag << ": '" << dir
                              << "' is not a directory";
   SmallVector<std::string> setDirs;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
@@ -129,7 +136,8 @@ readCalibration(func::FuncOp graph, const pkg::Package &reference,
   if (setDirs.empty())
     setDirs.push_back(dir.str());
   SmallVector<std::string> names = getInputNames(graph);
-  std::vector<InputSet> sets;
+  std::vector<InputSet> sets, holdoutSets;
+  std::vector<double> f32HoldoutOutputs;
   for (const std::string &setDir : setDirs) {
     InputSet set;
     for (auto [i, name] : llvm::enumerate(names)) {
@@ -145,18 +153,18 @@ readCalibration(func::FuncOp graph, const pkg::Package &reference,
         }
       if (found.empty())
         return graph.emitError()
-               << "--calibration: input set '" << setDir
+               << flag << ": input set '" << setDir
                << "' has no file for graph input '" << name << "' (" << name
                << ".npy, " << name << ".pb, input_" << i << ".npy or input_"
                << i << ".pb)";
       llvm::Expected<rt::HostTensor> tensor =
           rt::readTensorFile(found, value.type.element);
       if (!tensor)
-        return graph.emitError() << "--calibration: " << found << ": "
+        return graph.emitError() << flag << ": " << found << ": "
                                  << llvm::toString(tensor.takeError());
       if (!(tensor->type == value.type))
         return graph.emitError()
-               << "--calibration: " << found << " holds "
+               << flag << ": " << found << " holds "
                << tensor->type.describe() << ", graph input '" << name
                << "' is " << value.type.describe();
       set.push_back(std::move(*tensor));
@@ -193,6 +201,13 @@ public:
 
 private:
   LogicalResult readPins(func::FuncOp graph);
+  /// The outputs of the graph with contraction i at precisions[i] against
+  /// the f32 graph's, over `inputs` (whose f32 outputs are `want`).
+  FailureOr<OutputError> evaluate(ArrayRef<std::string> precisions,
+                                  ArrayRef<InputSet> inputs,
+                                  ArrayRef<double> want);
+  LogicalResult planAuto(func::FuncOp graph);
+  double matrixCycles(const Contraction &c, StringRef precision) const;
   LogicalResult calibrate(func::FuncOp graph);
   LogicalResult measureErrors(func::FuncOp graph);
   void decide(Contraction &c);
@@ -213,7 +228,8 @@ private:
   DenseMap<Value, double> amax;
   /// ... and the values themselves (for clipped/flushed fractions).
   DenseMap<Value, std::vector<double>> samples;
-  std::vector<InputSet> sets;
+  std::vector<InputSet> sets, holdoutSets;
+  std::vector<double> f32HoldoutOutputs;
   /// The f32 graph's outputs over the calibration sets, concatenated.
   std::vector<double> f32Outputs;
   /// Casts already built: (value, scale) -> quantised value.
@@ -294,6 +310,26 @@ LogicalResult Planner::calibrate(func::FuncOp graph) {
     return failure();
   sets = std::move(*read);
   plan.calibrationSets = sets.size();
+  if (!request.holdoutDir.empty()) {
+    FailureOr<std::vector<InputSet>> holdout =
+        readCalibration(graph, *reference, request.holdoutDir, "--holdout");
+    if (failed(holdout))
+      return failure();
+    holdoutSets = std::move(*holdout);
+    plan.holdoutSets = holdoutSets.size();
+    for (const InputSet &set : holdoutSets) {
+      llvm::Expected<std::vector<rt::RefTensor>> values =
+          rt::evaluateReference(*reference, set);
+      if (!values)
+        return graph.emitError() << "--holdout: the reference evaluation "
+                                    "failed: "
+                                 << llvm::toString(values.takeError());
+      for (uint32_t id : reference->manifest.outputs) {
+        const std::vector<double> &v = (*values)[id].values;
+        f32HoldoutOutputs.insert(f32HoldoutOutputs.end(), v.begin(), v.end());
+      }
+    }
+  }
   // The activations to calibrate: the contractions' non-constant operands.
   SmallVector<Value> wanted;
   for (Contraction &c : contractions)
@@ -339,19 +375,26 @@ static void measure(ArrayRef<double> values, double scale,
                     OperandPlan &out) {
   sem::ScalarType type = sem::ScalarType::getFloat(fp8.getFloatSemantics());
   uint64_t clipped = 0, flushed = 0, nonzero = 0;
+  double noise = 0, signal = 0;
   for (auto [i, x] : llvm::enumerate(values)) {
+    if (!std::isfinite(x))
+      continue;
     double s = scale;
     if (!channelScales.empty())
       s = channelScales[(int64_t(i) / channelStride) % channels];
     double y = x * s;
+    double q = sem::castTo(y, type);
     if (std::fabs(y) > fp8Max)
       ++clipped;
     if (x != 0) {
       ++nonzero;
-      if (sem::castTo(y, type) == 0)
+      if (q == 0)
         ++flushed;
     }
+    noise += (q / s - x) * (q / s - x);
+    signal += x * x;
   }
+  out.error = signal > 0 ? std::sqrt(noise / signal) : 0;
   out.clipped = values.empty() ? 0 : double(clipped) / values.size();
   out.flushed = nonzero ? double(flushed) / nonzero : 0;
 }
@@ -686,6 +729,204 @@ LogicalResult Planner::measureErrors(func::FuncOp graph) {
   return success();
 }
 
+FailureOr<OutputError> Planner::evaluate(ArrayRef<std::string> precisions,
+                                        ArrayRef<InputSet> inputs,
+                                        ArrayRef<double> want) {
+  OwningOpRef<ModuleOp> clone(module.clone());
+  SmallVector<Operation *> ops;
+  clone->walk([&](ContractionOpInterface op) { ops.push_back(op); });
+  std::map<std::pair<void *, double>, Value> savedQuantised;
+  DenseMap<Value, Value> savedHalves;
+  std::swap(savedQuantised, quantised);
+  std::swap(savedHalves, halves);
+  LogicalResult applied = success();
+  for (auto [i, c] : llvm::enumerate(contractions)) {
+    Contraction copy = c;
+    copy.op = ops[i];
+    copy.plan.precision = precisions[i];
+    if (failed(apply(copy)))
+      applied = failure();
+  }
+  std::swap(savedQuantised, quantised);
+  std::swap(savedHalves, halves);
+  if (failed(applied))
+    return failure();
+  HostPlanOptions options;
+  options.chip = chip.name.str();
+  FailureOr<pkg::Package> reference = buildReferenceGraph(*clone, options);
+  if (failed(reference))
+    return failure();
+  std::vector<double> got;
+  for (const InputSet &set : inputs) {
+    llvm::Expected<std::vector<rt::RefTensor>> values =
+        rt::evaluateReference(*reference, set);
+    if (!values)
+      return module.emitError() << "the reference evaluation of a candidate "
+                                   "plan failed: "
+                                << llvm::toString(values.takeError());
+    for (uint32_t id : reference->manifest.outputs)
+      got.insert(got.end(), (*values)[id].values.begin(),
+                 (*values)[id].values.end());
+  }
+  return compare(got, want);
+}
+
+/// Best matrix-instruction throughput (ops per cycle) of `kind` on `chip`.
+static double getOpsPerCycle(const ChipInfo &chip, ScalarKind kind) {
+  double best = 0;
+  for (const MmaInstruction *mma : chip.findMma(kind, kind, ScalarKind::F32))
+    if (mma->kind == MmaKind::MFMA && mma->cycles)
+      best = std::max(best, double(mma->getOps()) / mma->cycles);
+  return best;
+}
+
+double Planner::matrixCycles(const Contraction &c, StringRef precision) const {
+  ScalarKind kind = precision == "fp8"
+                        ? (chip.fp8 == Fp8Flavour::FNUZ ? ScalarKind::F8E4M3FNUZ
+                                                        : ScalarKind::F8E4M3FN)
+                    : precision == "f16"  ? ScalarKind::F16
+                    : precision == "bf16" ? ScalarKind::BF16
+                                          : ScalarKind::F32;
+  double opsPerCycle = getOpsPerCycle(chip, kind);
+  if (opsPerCycle == 0)
+    return 0;
+  const SmallVector<int64_t, 4> &g = c.plan.gemm;
+  return 2.0 * g[0] * g[1] * g[2] * g[3] / opsPerCycle;
+}
+
+/// The precision a contraction falls back to from fp8: f16, or f32 when an
+/// operand's amax exceeds f16's range.
+static std::string fallbackPrecision(const OpPlan &p) {
+  double biggest = std::max(p.lhs.amax.value_or(0), p.rhs.amax.value_or(0));
+  return biggest > 65504 ? "f32" : "f16";
+}
+
+LogicalResult Planner::planAuto(func::FuncOp graph) {
+  plan.budget = request.budget;
+  // The candidates: what --precision=fp8 would quantise. Everything else
+  // keeps its fallback and reason.
+  SmallVector<size_t> candidates;
+  std::vector<std::string> precisions;
+  for (auto [i, c] : llvm::enumerate(contractions)) {
+    precisions.push_back(c.plan.precision);
+    if (c.plan.precision == "fp8" && c.plan.reason == "fp8_requested") {
+      candidates.push_back(i);
+      precisions.back() = fallbackPrecision(c.plan);
+    }
+  }
+  // Each candidate alone in fp8 on the first calibration set: its share of
+  // the loss. Ranked by matrix-core cycles saved per loss added (ties by
+  // graph order): deterministic.
+  if (!sets.empty()) {
+    size_t perSet = f32Outputs.size() / sets.size();
+    ArrayRef<double> firstOutputs = ArrayRef<double>(f32Outputs).take_front(
+        perSet);
+    for (size_t i : candidates) {
+      std::vector<std::string> probe = precisions;
+      probe[i] = "fp8";
+      FailureOr<OutputError> e =
+          evaluate(probe, ArrayRef<InputSet>(sets).take_front(1),
+                   firstOutputs);
+      if (failed(e))
+        return failure();
+      contractions[i].plan.fp8AloneLoss = e->relL2;
+    }
+  }
+  auto gain = [&](size_t i) {
+    const Contraction &c = contractions[i];
+    double saved = matrixCycles(c, "f16") - matrixCycles(c, "fp8");
+    return saved / (c.plan.fp8AloneLoss.value_or(0) + 1e-12);
+  };
+  llvm::stable_sort(candidates,
+                    [&](size_t a, size_t b) { return gain(a) > gain(b); });
+  // A contraction that alone exceeds the budget is in no plan that meets it
+  // (the loss only grows as contractions join): it goes last, never in a
+  // prefix.
+  size_t feasible = std::stable_partition(candidates.begin(), candidates.end(), [&](size_t i) {
+                      return contractions[i].plan.fp8AloneLoss.value_or(0) <
+                             request.budget;
+                    }) -
+                    candidates.begin();
+  // Fail closed on an empty calibration: no candidate can have a scale.
+  auto withPrefix = [&](size_t k) {
+    std::vector<std::string> p = precisions;
+    for (size_t j = 0; j < k; ++j)
+      p[candidates[j]] = "fp8";
+    return p;
+  };
+  std::map<size_t, OutputError> calibrationLoss, holdoutLoss;
+  auto lossOn = [&](size_t k, bool holdout) -> FailureOr<double> {
+    auto &cache = holdout ? holdoutLoss : calibrationLoss;
+    auto it = cache.find(k);
+    if (it == cache.end()) {
+      FailureOr<OutputError> e =
+          holdout ? evaluate(withPrefix(k), holdoutSets, f32HoldoutOutputs)
+                  : evaluate(withPrefix(k), sets, f32Outputs);
+      if (failed(e))
+        return failure();
+      it = cache.emplace(k, *e).first;
+    }
+    return it->second.relL2;
+  };
+  auto meets = [&](size_t k) -> FailureOr<bool> {
+    FailureOr<double> l = lossOn(k, false);
+    if (failed(l))
+      return failure();
+    if (!(*l < request.budget))
+      return false;
+    if (holdoutSets.empty())
+      return true;
+    FailureOr<double> h = lossOn(k, true);
+    if (failed(h))
+      return failure();
+    return *h < request.budget;
+  };
+  // The largest prefix of the ranking that meets the budget, by bisection
+  // (the loss grows along the ranking): about log2(n) + 2 evaluations.
+  size_t k = 0;
+  if (!sets.empty()) {
+    FailureOr<bool> base = meets(0);
+    if (failed(base))
+      return failure();
+    if (!*base) {
+      plan.budgetMissed = true;
+    } else {
+      FailureOr<bool> all = feasible ? meets(feasible) : FailureOr<bool>(false);
+      if (failed(all))
+        return failure();
+      if (*all) {
+        k = feasible;
+      } else {
+        size_t lo = 0, hi = feasible;
+        while (hi - lo > 1) {
+          size_t mid = (lo + hi) / 2;
+          FailureOr<bool> ok = meets(mid);
+          if (failed(ok))
+            return failure();
+          (*ok ? lo : hi) = mid;
+        }
+        k = lo;
+      }
+    }
+  }
+  for (auto [rank, i] : llvm::enumerate(candidates)) {
+    OpPlan &p = contractions[i].plan;
+    if (rank < k) {
+      p.reason = "fp8_within_budget";
+      continue;
+    }
+    p.precision = p.operandType = fallbackPrecision(p);
+    p.reason = p.precision == "f16" ? "fp8_loss_over_budget" : "f16_overflow";
+    for (OperandPlan *o : {&p.lhs, &p.rhs})
+      o->scale = o->minChannelScale = o->maxChannelScale = 0;
+    contractions[i].channelScales.clear();
+  }
+  if (!holdoutSets.empty())
+    if (FailureOr<double> h = lossOn(k, true); succeeded(h))
+      plan.holdout = holdoutLoss[k];
+  return success();
+}
+
 FailureOr<PrecisionPlan> Planner::run() {
   func::FuncOp graph;
   for (auto func : module.getOps<func::FuncOp>())
@@ -736,7 +977,8 @@ FailureOr<PrecisionPlan> Planner::run() {
     }
     Location loc = contractions.empty() ? graph.getLoc()
                                         : contractions.front().op->getLoc();
-    return emitError(loc) << "--precision=fp8: " << chip.name
+    return emitError(loc) << "--precision=" << request.mode << ": "
+                          << chip.name
                           << " has no fp8 matrix instructions; chips with "
                              "fp8 MFMA instructions: "
                           << llvm::join(have, ", ");
@@ -772,6 +1014,12 @@ FailureOr<PrecisionPlan> Planner::run() {
     decide(c);
   if (failed(pinError))
     return failure();
+  if (request.mode == "auto" && failed(planAuto(graph)))
+    return failure();
+  for (Contraction &c : contractions) {
+    plan.matrixCycles += matrixCycles(c, c.plan.precision);
+    plan.f16MatrixCycles += matrixCycles(c, "f16");
+  }
   for (Contraction &c : contractions) {
     c.result = c.op->getResult(0);
     if (failed(apply(c)))
@@ -811,6 +1059,7 @@ static llvm::json::Value operandToJson(const OperandPlan &o) {
     object["amax"] = nullptr;
   if (o.scale > 0) {
     object["scale"] = o.scale;
+    object["error"] = o.error;
     object["clipped"] = o.clipped;
     object["flushed"] = o.flushed;
   }
@@ -837,6 +1086,9 @@ llvm::json::Value PrecisionPlan::toJson() const {
                                        {"rhs", operandToJson(op.rhs)}});
     if (op.reason == "pinned")
       array.back().getAsObject()->insert({"pin", op.precision});
+    if (op.fp8AloneLoss)
+      array.back().getAsObject()->insert({"fp8_alone_rel_l2",
+                                          *op.fp8AloneLoss});
     if (op.sqnr) {
       llvm::json::Object &entry = *array.back().getAsObject();
       // JSON has no infinity: an exact result has SQNR null.
@@ -856,6 +1108,17 @@ llvm::json::Value PrecisionPlan::toJson() const {
                             {"calibration_sets", int64_t(calibrationSets)},
                             {"summary", summary()},
                             {"ops", std::move(array)}};
+  object["matrix_cycles"] = matrixCycles;
+  object["f16_matrix_cycles"] = f16MatrixCycles;
+  if (mode == "auto") {
+    object["budget"] = budget;
+    object["budget_missed"] = budgetMissed;
+    object["holdout_sets"] = int64_t(holdoutSets);
+  }
+  if (holdout)
+    object["holdout"] = llvm::json::Object{{"rel_l2", holdout->relL2},
+                                           {"cosine", holdout->cosine},
+                                           {"max_rel_error", holdout->maxRel}};
   if (outputs)
     object["outputs"] = llvm::json::Object{{"rel_l2", outputs->relL2},
                                            {"cosine", outputs->cosine},
@@ -879,6 +1142,23 @@ std::string PrecisionPlan::summary() const {
                           "error {3:e2}",
                           calibrationSets, outputs->relL2, outputs->cosine,
                           outputs->maxRel)
+                .str();
+  if (holdout)
+    text += llvm::formatv("; holdout ({0} set(s)): rel L2 {1:e2}, cosine "
+                          "{2:f6}",
+                          holdoutSets, holdout->relL2, holdout->cosine)
+                .str();
+  if (mode == "auto") {
+    char number[32];
+    std::snprintf(number, sizeof(number), "%g", budget);
+    text += std::string("; budget rel L2 < ") + number +
+            (budgetMissed ? " NOT MET (f16 baseline)" : "");
+  }
+  if (f16MatrixCycles > 0)
+    text += llvm::formatv("; matrix-core cycles {0:f0} vs {1:f0} all f16 "
+                          "({2:f2}x)",
+                          matrixCycles, f16MatrixCycles,
+                          f16MatrixCycles / std::max(matrixCycles, 1.0))
                 .str();
   return text;
 }

@@ -273,7 +273,7 @@ static std::string formatNumber(std::optional<double> v) {
 }
 
 namespace {
-constexpr int kPlanColumns = 12;
+constexpr int kPlanColumns = 14;
 struct Row {
   std::string cells[kPlanColumns];
 };
@@ -310,10 +310,19 @@ static std::string describeOperand(const llvm::json::Object *o,
   if (!s)
     return "-";
   std::string text = formatScale(*s);
-  double clipped = o->getNumber("clipped").value_or(0);
-  if (clipped > 0)
-    text += llvm::formatv(" ({0:f2}% clip)", 100 * clipped).str();
   return text;
+}
+
+/// The fraction of the operands' elements that saturate in fp8, "-" when
+/// neither is quantised.
+static std::string describeClipped(const llvm::json::Object *lhs,
+                                   const llvm::json::Object *rhs) {
+  std::optional<double> a = lhs ? lhs->getNumber("clipped") : std::nullopt;
+  std::optional<double> b = rhs ? rhs->getNumber("clipped") : std::nullopt;
+  if (!a && !b)
+    return "-";
+  return llvm::formatv("{0:f2}%", 100 * std::max(a.value_or(0), b.value_or(0)))
+      .str();
 }
 
 /// 240 as "240", 0.5 as "0.5".
@@ -346,8 +355,8 @@ llvm::Error printPrecisionPlan(llvm::raw_ostream &os,
      << "\n";
   std::vector<Row> rows;
   rows.push_back({"op", "kind", "gemm (BxMxNxK)", "precision", "reason",
-                  "lhs amax", "lhs scale", "rhs amax", "rhs scale", "sqnr dB",
-                  "cosine", "max rel"});
+                  "lhs amax", "lhs scale", "rhs amax", "rhs scale", "clipped",
+                  "sqnr dB", "cosine", "max rel", "fp8 alone"});
   for (const llvm::json::Value &entry : *ops) {
     const llvm::json::Object *op = entry.getAsObject();
     if (!op)
@@ -368,6 +377,7 @@ llvm::Error printPrecisionPlan(llvm::raw_ostream &os,
                     describeOperand(lhs, "amax"), describeOperand(lhs, "scale"),
                     describeOperand(rhs, "amax"),
                     describeOperand(rhs, "scale"),
+                    describeClipped(lhs, rhs),
                     op->get("sqnr_db")
                         ? (op->getNumber("sqnr_db")
                                ? llvm::formatv("{0:f1}",
@@ -382,6 +392,11 @@ llvm::Error printPrecisionPlan(llvm::raw_ostream &os,
                     op->getNumber("max_rel_error")
                         ? llvm::formatv("{0:e2}",
                                         *op->getNumber("max_rel_error"))
+                              .str()
+                        : std::string("-"),
+                    op->getNumber("fp8_alone_rel_l2")
+                        ? llvm::formatv("{0:e2}",
+                                        *op->getNumber("fp8_alone_rel_l2"))
                               .str()
                         : std::string("-")});
   }

@@ -10,7 +10,9 @@
 
 N calibration input sets OUT_DIR/calib/set_<i>/x.npy and a holdout input
 OUT_DIR/holdout/input_0.pb, all drawn from the same distribution (uniform
-in [-1, 1]; with --outlier, column 5 of x is scaled to amax 1e4). It
+in [-1, 1]; with --outlier, column 5 of x is scaled to amax 1e4 and row 5
+of W1 by 1e-4, an outlier feature that contributes like the others; with
+--overflow, x is scaled by 1e5, beyond f16's range). It
 prints the fp8 scales Crest must choose, computed here from their
 definition (docs/Precision.md): the largest power of two s with
 amax * s <= fp8_max * 2^-margin, amax over the calibration sets for the
@@ -93,7 +95,7 @@ M, K, H, N = 8, 64, 32, 16
 OUTLIER_COLUMN = 5
 
 
-def parameters():
+def parameters(outlier=False):
     rng = np.random.default_rng(20261202)
     w1 = rng.uniform(-0.3, 0.3, (K, H)).astype(np.float32)
     # Columns of amax ~0.3, 0.15, 0.075, 0.0375: per-channel scales differ.
@@ -101,13 +103,19 @@ def parameters():
     b1 = rng.uniform(-0.1, 0.1, H).astype(np.float32)
     w2 = rng.uniform(-0.4, 0.4, (H, N)).astype(np.float32)
     b2 = rng.uniform(-0.1, 0.1, N).astype(np.float32)
+    if outlier:
+        # The outlier feature's weights are small, as in models with
+        # outlier activations: it contributes like any other feature.
+        w1[OUTLIER_COLUMN, :] *= 1e-4
     return w1, b1, w2, b2
 
 
-def draw_input(seed, outlier):
+def draw_input(seed, outlier, overflow=False):
     x = np.random.default_rng(seed).uniform(-1, 1, (M, K)).astype(np.float32)
     if outlier:
         x[:, OUTLIER_COLUMN] *= 1e4 / np.max(np.abs(x[:, OUTLIER_COLUMN]))
+    if overflow:
+        x *= np.float32(1e5)  # beyond f16's 65504
     return x
 
 
@@ -199,10 +207,11 @@ def main():
     parser.add_argument("output", nargs="?")
     parser.add_argument("--sets", type=int, default=4)
     parser.add_argument("--outlier", action="store_true")
+    parser.add_argument("--overflow", action="store_true")
     parser.add_argument("--flavour", default="fnuz", choices=FLAVOURS)
     parser.add_argument("--margin", type=float, default=1)
     args = parser.parse_args()
-    params = parameters()
+    params = parameters(args.outlier)
     if args.mode == "write":
         os.makedirs(os.path.join(args.out, "holdout"), exist_ok=True)
         with open(os.path.join(args.out, "model.onnx"), "wb") as f:
@@ -210,9 +219,10 @@ def main():
         for i in range(args.sets):
             d = os.path.join(args.out, "calib", "set_%d" % i)
             os.makedirs(d, exist_ok=True)
-            np.save(os.path.join(d, "x.npy"), draw_input(100 + i, args.outlier))
+            np.save(os.path.join(d, "x.npy"),
+                    draw_input(100 + i, args.outlier, args.overflow))
         with open(os.path.join(args.out, "holdout", "input_0.pb"), "wb") as f:
-            f.write(tensor("x", draw_input(7, args.outlier)))
+            f.write(tensor("x", draw_input(7, args.outlier, args.overflow)))
         s = scales(read_calibration(args.out), args.flavour, args.margin,
                    *params)
         for name in ("x", "w1", "h", "w2"):
@@ -220,7 +230,7 @@ def main():
                                                    log2(s[name][1])))
         return 0
     s = scales(read_calibration(args.out), args.flavour, args.margin, *params)
-    x = draw_input(7, args.outlier)
+    x = draw_input(7, args.outlier, args.overflow)
     got = np.load(args.output).astype(np.float64)
     want = quantised_forward(x, params, s, args.flavour).astype(np.float64)
     exact = forward(x, *params)[1]

@@ -200,6 +200,16 @@ static cl::opt<std::string> writePrecisionPlan(
     cl::desc("--precision=fp8: write the plan as JSON (the form "
              "--precision-plan reads and the package stores)"),
     cl::value_desc("plan.json"), cl::cat(category));
+static cl::opt<double> precisionBudget(
+    "precision-budget",
+    cl::desc("--precision=auto: the largest end-to-end loss (relative L2 "
+             "of the outputs against f32) a plan may have (default 0.01)"),
+    cl::value_desc("loss"), cl::init(0.01), cl::cat(category));
+static cl::opt<std::string> holdout(
+    "holdout",
+    cl::desc("--precision=auto: input sets (as --calibration) the plan "
+             "must also meet the budget on"),
+    cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> fp8PerChannel(
     "fp8-per-channel",
     cl::desc("--precision=fp8: one weight scale per output channel instead "
@@ -231,6 +241,9 @@ struct DriverOptions {
   double fp8Margin;
   bool fp8PerChannel, fp8OptionsGiven;
   std::string precisionPlan, writePrecisionPlan;
+  double precisionBudget;
+  std::string holdout;
+  bool autoOptionsGiven;
   std::vector<std::string> onnxBindInputs;
   std::string reportKind;
   bool tune;
@@ -272,6 +285,9 @@ static DriverOptions copyOptions() {
           writePrecisionPlan.getNumOccurrences(),
       precisionPlan,
       writePrecisionPlan,
+      precisionBudget,
+      holdout,
+      precisionBudget.getNumOccurrences() || holdout.getNumOccurrences(),
       std::vector<std::string>(onnxBindInputs.begin(), onnxBindInputs.end()),
       report,
       tune,
@@ -395,10 +411,16 @@ static int run(int argc, char **argv) {
       !is_contained({"kernels", "precision", "all"}, opts.reportKind))
     return fail("--report takes kernels, precision or all, got '" +
                 opts.reportKind + "'");
-  if (opts.fp8OptionsGiven && opts.precision != "fp8")
+  if (opts.fp8OptionsGiven && opts.precision != "fp8" &&
+      opts.precision != "auto")
     return fail("--calibration, --fp8-margin, --fp8-per-channel, "
                 "--precision-plan and --write-precision-plan apply with "
-                "--precision=fp8 only");
+                "--precision=fp8 or auto only");
+  if (opts.autoOptionsGiven && opts.precision != "auto")
+    return fail("--precision-budget and --holdout apply with "
+                "--precision=auto only");
+  if (!(opts.precisionBudget > 0 && opts.precisionBudget < 1))
+    return fail("--precision-budget must be between 0 and 1");
   if (!(opts.fp8Margin >= 0 && opts.fp8Margin <= 16))
     return fail("--fp8-margin must be between 0 and 16");
 
@@ -421,6 +443,8 @@ static int run(int argc, char **argv) {
   options.fp8MarginBits = opts.fp8Margin;
   options.perChannelWeights = opts.fp8PerChannel;
   options.precisionPlanPath = opts.precisionPlan;
+  options.precisionBudget = opts.precisionBudget;
+  options.holdoutDir = opts.holdout;
   options.inputName = opts.input;
   options.tune = opts.tune;
   options.tuneCandidates = opts.tuneCandidates;
@@ -532,6 +556,15 @@ static int run(int argc, char **argv) {
       outs() << "precision plan: none (--precision=fp8 plans one)\n";
     else
       outs() << compiled->precisionReport;
+  }
+  if (compiled->precisionBudgetMissed) {
+    outs().flush();
+    WithColor::warning(errs(), "crest-compile")
+        << "--precision=auto: no plan meets the budget (relative L2 < "
+        << opts.precisionBudget
+        << "), not even every contraction in f16; the package holds that "
+           "f16 baseline\n";
+    return 3;
   }
   return 0;
 }

@@ -90,6 +90,9 @@ struct CompileOptions {
   bool perChannelWeights = false;
   /// --precision-plan: a plan whose "pin"s the planner obeys.
   std::string precisionPlanPath;
+  /// --precision=auto: the loss budget and the holdout input sets.
+  double precisionBudget = 0.01;
+  std::string holdoutDir;
   llvm::StringMap<std::string> onnxConstantInputs;
   /// --tune: candidates per contraction and the cache file (empty: none).
   bool tune = false;
@@ -145,6 +148,8 @@ struct CompileResult {
   /// --precision=fp8: the plan (as the package stores it) and its table.
   std::optional<llvm::json::Value> precisionPlan;
   std::string precisionReport;
+  /// --precision=auto met no budget: the package holds the f16 baseline.
+  bool precisionBudgetMissed = false;
 };
 
 /// Checks the options that need no input (code object version, opt level,

@@ -48,8 +48,15 @@ struct ChipInfo;
 /// What the user asked for.
 struct PrecisionRequest {
   /// "fp8": every contraction the chip's fp8 can serve, on calibrated
-  /// activations.
+  /// activations. "auto": fp8 for the contractions that keep the outputs'
+  /// loss (relative L2 against the f32 graph) under `budget` on the
+  /// calibration and holdout inputs, chosen greedily by matrix-core cycles
+  /// saved per quantisation error; the others f16.
   std::string mode = "fp8";
+  /// auto: the end-to-end loss budget (relative L2 of the outputs).
+  double budget = 0.01;
+  /// auto: input sets to confirm the plan on (as calibrationDir).
+  std::string holdoutDir;
   /// The calibration inputs: a directory of input sets (subdirectories,
   /// each holding one .npy or .pb file per graph input, named after the
   /// input or input_<i>), or one set itself. Empty: no calibration data.
@@ -83,6 +90,8 @@ struct OperandPlan {
   double clipped = 0;
   /// Fraction of the nonzero elements that become zero in fp8.
   double flushed = 0;
+  /// ||q(x s) / s - x|| / ||x||: the operand's relative fp8 rounding error.
+  double error = 0;
 };
 
 /// The decision for one contraction.
@@ -98,6 +107,10 @@ struct OpPlan {
   /// the f32 graph's, over the calibration inputs (reference evaluator,
   /// exact rounding): SQNR in dB, cosine similarity, max |d| / max |ref|.
   std::optional<double> sqnr, cosine, maxRelError;
+  /// auto: the outputs' loss (relative L2 against f32, first calibration
+  /// set) with this contraction alone in fp8, the others at their
+  /// fallback; the ranking divides the cycles fp8 saves by it.
+  std::optional<double> fp8AloneLoss;
 };
 
 /// How planned outputs compare with the f32 graph's.
@@ -117,6 +130,16 @@ struct PrecisionPlan {
   std::vector<OpPlan> ops;
   /// The graph outputs against the f32 graph's on the calibration inputs.
   std::optional<OutputError> outputs;
+  /// auto: the budget, the holdout sets and the outputs' error on them.
+  double budget = 0;
+  unsigned holdoutSets = 0;
+  std::optional<OutputError> holdout;
+  /// auto: no plan, not even the all-f16 baseline, met the budget (the
+  /// baseline is emitted; crest-compile warns and exits with status 3).
+  bool budgetMissed = false;
+  /// Matrix-instruction cycles of the contractions (chip table
+  /// throughput, one SIMD) in this plan and with every contraction f16.
+  double matrixCycles = 0, f16MatrixCycles = 0;
 
   llvm::json::Value toJson() const;
   /// "2/3 contractions fp8, 1 f16, 0 f32"

@@ -49,6 +49,7 @@
 
 #include "crest/Driver/Driver.h"
 #include "crest/InitCrest.h"
+#include "crest/Precision/PrecisionPlan.h"
 #include "crest/Support/Limits.h"
 #include "crest/ToolVersion.h"
 #include "crest/Tune/TuneCache.h"
@@ -210,6 +211,10 @@ static cl::opt<std::string> holdout(
     cl::desc("--precision=auto: input sets (as --calibration) the plan "
              "must also meet the budget on"),
     cl::value_desc("dir"), cl::cat(category));
+static cl::opt<bool> listPrecisionReasons(
+    "list-precision-reasons",
+    cl::desc("Print the precision plans' reason codes and exit"),
+    cl::cat(category));
 static cl::opt<bool> fp8PerChannel(
     "fp8-per-channel",
     cl::desc("--precision=fp8: one weight scale per output channel instead "
@@ -403,6 +408,11 @@ static int run(int argc, char **argv) {
       argc, argv,
       "crest-compile: gpu.module kernels -> HSA code objects (see "
       "docs/Compiling.md)\n");
+  if (listPrecisionReasons) {
+    for (const auto &[code, meaning] : getReasonCodes())
+      outs() << code << ": " << meaning << "\n";
+    return 0;
+  }
   const DriverOptions opts = copyOptions();
 
   if (!opts.tune && opts.tuneOptionsGiven)

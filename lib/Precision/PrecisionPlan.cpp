@@ -1019,6 +1019,9 @@ FailureOr<PrecisionPlan> Planner::run() {
   for (Contraction &c : contractions) {
     plan.matrixCycles += matrixCycles(c, c.plan.precision);
     plan.f16MatrixCycles += matrixCycles(c, "f16");
+    c.plan.fp8Cycles = matrixCycles(c, "fp8");
+    c.plan.f16Cycles = matrixCycles(c, "f16");
+    c.plan.f32Cycles = matrixCycles(c, "f32");
   }
   for (Contraction &c : contractions) {
     c.result = c.op->getResult(0);
@@ -1089,6 +1092,10 @@ llvm::json::Value PrecisionPlan::toJson() const {
     if (op.fp8AloneLoss)
       array.back().getAsObject()->insert({"fp8_alone_rel_l2",
                                           *op.fp8AloneLoss});
+    array.back().getAsObject()->insert(
+        {"cycles", llvm::json::Object{{"fp8", op.fp8Cycles},
+                                      {"f16", op.f16Cycles},
+                                      {"f32", op.f32Cycles}}});
     if (op.sqnr) {
       llvm::json::Object &entry = *array.back().getAsObject();
       // JSON has no infinity: an exact result has SQNR null.

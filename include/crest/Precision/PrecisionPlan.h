@@ -111,6 +111,9 @@ struct OpPlan {
   /// set) with this contraction alone in fp8, the others at their
   /// fallback; the ranking divides the cycles fp8 saves by it.
   std::optional<double> fp8AloneLoss;
+  /// Matrix-instruction cycles (chip table throughput, one matrix core)
+  /// per candidate precision: fp8 (0 when the chip has none), f16, f32.
+  double fp8Cycles = 0, f16Cycles = 0, f32Cycles = 0;
 };
 
 /// How planned outputs compare with the f32 graph's.

@@ -2,7 +2,7 @@
 """Compiles an ONNX model with Crest, runs it and compares with its test data.
 
   scripts/run-onnx-model.py MODEL_DIR --target gfx942 --precision f32 \\
-      --tolerance 1e-3 [--build build] [--seeds 0,7]
+      --tolerance 1e-3 [--build build] [--seeds 0,7] [--compile-arg=ARG...]
 
 MODEL_DIR has the ONNX backend-test layout (model.onnx and
 test_data_set_0/{input_N.pb,output_N.pb}). The model is compiled with
@@ -42,6 +42,9 @@ def main():
     parser.add_argument("--tolerance", type=float, required=True)
     parser.add_argument("--seeds", default="0")
     parser.add_argument("--quantum", type=int, default=64)
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="an extra crest-compile argument (repeatable; "
+                             "e.g. --compile-arg=--calibration=DIR)")
     args = parser.parse_args()
 
     bin_dir = os.path.join(args.build, "bin")
@@ -57,7 +60,8 @@ def main():
             [os.path.join(bin_dir, "crest-compile"),
              os.path.join(args.model_dir, "model.onnx"),
              "--target=" + args.target, "--precision=" + args.precision,
-             "-o", package], capture_output=True, text=True)
+             "-o", package] + args.compile_arg, capture_output=True,
+            text=True)
         compile_seconds = time.perf_counter() - start
         if result.returncode != 0:
             sys.stderr.write(result.stderr)

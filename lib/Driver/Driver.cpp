@@ -10,6 +10,7 @@
 #include "crest/Host/HostPlanner.h"
 #include "crest/Import/OnnxImport.h"
 #include "crest/Pipelines/Pipelines.h"
+#include "crest/Precision/PrecisionPlan.h"
 #include "crest/Support/Limits.h"
 #include "crest/Target/ChipTable.h"
 #include "crest/Tune/EmulatorMeasurer.h"
@@ -100,6 +101,7 @@ static FailureOr<std::vector<uint8_t>>
 buildPackageBytes(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
                   ArrayRef<KernelReport> reports, StringRef chip,
                   unsigned codeObjectVersion, unsigned waveSize,
+                  const std::optional<json::Value> &precisionPlan,
                   Reporter &reporter) {
   // The modelled times of the tuned kernels.
   StringMap<double> modelled;
@@ -138,6 +140,7 @@ buildPackageBytes(mlir::ModuleOp module, ArrayRef<SerializedModule> serialized,
       buildPackage(module, compiled, options);
   if (failed(package))
     return failure();
+  package->manifest.precisionPlan = precisionPlan;
   Expected<std::vector<uint8_t>> bytes = pkg::writePackage(*package);
   if (!bytes) {
     (void)reporter.fail("cannot write the package: " +
@@ -217,14 +220,22 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
       return success();
     });
 
+  // --precision=fp8: the model is imported in f32 and the precision
+  // planner (lib/Precision) chooses each contraction's types.
+  bool planned = opts.precision == "fp8" || opts.precision == "auto";
+  if (!planned && (!opts.calibrationDir.empty() || opts.perChannelWeights ||
+                   !opts.precisionPlanPath.empty()))
+    return reporter.fail("--calibration, --fp8-per-channel and "
+                         "--precision-plan apply to --precision=fp8 only");
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (isOnnx) {
     OnnxImportOptions onnx;
-    if (!opts.precision.empty()) {
+    if (!opts.precision.empty() && !planned) {
       std::optional<MatrixPrecision> precision =
           parseMatrixPrecision(opts.precision);
       if (!precision)
-        return reporter.fail("--precision must be f32, f16 or bf16, got '" +
+        return reporter.fail("--precision must be f32, f16, bf16, fp8 or "
+                             "auto, got '" +
                              opts.precision + "'");
       onnx.precision = *precision;
     }
@@ -273,6 +284,25 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
   if (!result.waveSize)
     return reporter.fail(chip->name + " does not support wave" +
                          Twine(opts.waveSize));
+
+  if (planned) {
+    PrecisionRequest request;
+    request.mode = opts.precision;
+    request.calibrationDir = opts.calibrationDir;
+    request.marginBits = opts.fp8MarginBits;
+    request.perChannelWeights = opts.perChannelWeights;
+    request.planPath = opts.precisionPlanPath;
+    request.budget = opts.precisionBudget;
+    request.holdoutDir = opts.holdoutDir;
+    mlir::FailureOr<PrecisionPlan> plan =
+        planPrecision(*module, *chip, request);
+    if (failed(plan))
+      return failure();
+    result.precisionPlan = plan->toJson();
+    result.precisionBudgetMissed = plan->budgetMissed;
+    raw_string_ostream os(result.precisionReport);
+    printPlan(os, *plan);
+  }
 
   mlir::TimingScope noTiming;
   mlir::TimingScope &rootTiming = opts.timing ? *opts.timing : noTiming;
@@ -410,7 +440,8 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
   if (opts.emit == EmitKind::Package) {
     FailureOr<std::vector<uint8_t>> bytes = buildPackageBytes(
         *module, result.modules, result.kernels, chip->name,
-        opts.codeObjectVersion, result.waveSize, reporter);
+        opts.codeObjectVersion, result.waveSize, result.precisionPlan,
+        reporter);
     if (failed(bytes))
       return failure();
     result.package = std::move(*bytes);

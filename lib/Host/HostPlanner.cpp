@@ -256,10 +256,13 @@ namespace {
 class Planner {
 public:
   Planner(ModuleOp module, ArrayRef<CompiledKernelModule> compiled,
-          const HostPlanOptions &options)
-      : module(module), compiled(compiled), options(options) {}
+          const HostPlanOptions &options, bool referenceOnly = false)
+      : module(module), compiled(compiled), options(options),
+        referenceOnly(referenceOnly) {}
 
   FailureOr<pkg::Package> run();
+  /// The value ids of the graph's SSA values (after run()).
+  const DenseMap<Value, uint32_t> &getIds() const { return ids; }
 
 private:
   FailureOr<func::FuncOp> findGraph();
@@ -281,6 +284,9 @@ private:
     return addWeight(constant, constant.getResult());
   }
   LogicalResult addLaunch(Operation *op, LaunchAttr launch);
+  /// referenceOnly: an op's results as intermediates and its nodes, no
+  /// launch.
+  LogicalResult addReferenceOp(Operation *op);
   /// A reshape without a kernel: its result shows its input's bytes.
   LogicalResult addAlias(ReshapeOp op);
   /// The value whose bytes `id` shows (itself unless an alias).
@@ -298,6 +304,7 @@ private:
   ModuleOp module;
   ArrayRef<CompiledKernelModule> compiled;
   const HostPlanOptions &options;
+  bool referenceOnly;
   pkg::Package package;
   DenseMap<Value, uint32_t> ids;
   llvm::StringSet<> names;
@@ -518,6 +525,22 @@ LogicalResult Planner::addLaunch(Operation *op, LaunchAttr launchAttr) {
   return addNodes(op);
 }
 
+LogicalResult Planner::addReferenceOp(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (!ids.count(operand))
+      return op->emitError() << "an operand of this op is not a graph input, "
+                                "a weight or the result of a crest op";
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    FailureOr<uint32_t> id =
+        addValue(op, result.getType(), "value" + std::to_string(ids.size()),
+                 pkg::ValueKind::Intermediate, "result #" + std::to_string(i));
+    if (failed(id))
+      return failure();
+    ids[result] = *id;
+  }
+  return addNodes(op);
+}
+
 LogicalResult Planner::addNodes(Operation *op) {
   auto addNode = [&](Operation *inner, SmallVector<uint32_t> inputs,
                      SmallVector<uint32_t> outputs) {
@@ -714,6 +737,11 @@ FailureOr<pkg::Package> Planner::run() {
       continue;
     }
     LaunchAttr launch = getLaunch(&op);
+    if (referenceOnly) {
+      if (failed(addReferenceOp(&op)))
+        return failure();
+      continue;
+    }
     if (!launch) {
       op.emitError() << "no kernel was generated for this op";
       ok = false;
@@ -729,6 +757,16 @@ FailureOr<pkg::Package> Planner::run() {
   if (graph.getBody().getBlocks().size() != 1 || !ret)
     return graph.emitError() << "the graph function must be one block "
                                 "ending in func.return";
+
+  if (referenceOnly) {
+    for (Value operand : ret.getOperands()) {
+      auto it = ids.find(operand);
+      if (it == ids.end())
+        return ret.emitError() << "a result is not computed by the graph";
+      m.outputs.push_back(it->second);
+    }
+    return std::move(package);
+  }
 
   // Outputs: the returned values, which launches must compute.
   for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
@@ -798,4 +836,14 @@ FailureOr<pkg::Package>
 crest::buildPackage(ModuleOp module, ArrayRef<CompiledKernelModule> compiled,
                     const HostPlanOptions &options) {
   return Planner(module, compiled, options).run();
+}
+
+FailureOr<pkg::Package>
+crest::buildReferenceGraph(ModuleOp module, const HostPlanOptions &options,
+                           DenseMap<Value, uint32_t> *ids) {
+  Planner planner(module, {}, options, /*referenceOnly=*/true);
+  FailureOr<pkg::Package> package = planner.run();
+  if (succeeded(package) && ids)
+    *ids = planner.getIds();
+  return package;
 }

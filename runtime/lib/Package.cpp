@@ -241,7 +241,7 @@ json::Value pkg::manifestToJson(const Manifest &manifest) {
                                  {"outputs", toArray(node.outputs)},
                                  {"attributes", json::Object(node.attributes)},
                                  {"location", node.location}});
-  return json::Object{
+  json::Object object{
       {"chip", manifest.chip},
       {"code_object_version", manifest.codeObjectVersion},
       {"wave_size", manifest.waveSize},
@@ -254,6 +254,9 @@ json::Value pkg::manifestToJson(const Manifest &manifest) {
       {"launches", std::move(launches)},
       {"graph", std::move(graph)},
   };
+  if (manifest.precisionPlan)
+    object["precision_plan"] = *manifest.precisionPlan;
+  return object;
 }
 
 //===----------------------------------------------------------------------===//
@@ -576,9 +579,15 @@ static Expected<Manifest> parseManifest(const json::Value &json) {
   const json::Object *object = reader.object(
       json, "",
       {"chip", "code_object_version", "wave_size", "graph_name", "values",
-       "inputs", "outputs", "buffers", "kernels", "launches", "graph"});
+       "inputs", "outputs", "buffers", "kernels", "launches", "graph"},
+      {"precision_plan"});
   if (!object)
     return makeError(reader.takeError());
+  if (const json::Value *plan = object->get("precision_plan")) {
+    if (!plan->getAsObject())
+      return makeError("precision_plan: expected an object");
+    manifest.precisionPlan = *plan;
+  }
   bool ok =
       reader.string(*object->get("chip"), "chip", manifest.chip) &&
       reader.unsignedField(*object->get("code_object_version"),

@@ -6,6 +6,11 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
 
 using namespace llvm;
 
@@ -101,6 +106,9 @@ void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {
     os << "\n";
   }
   printFusionSummary(os, m);
+  if (m.precisionPlan)
+    if (llvm::Error e = printPrecisionPlan(os, *m.precisionPlan))
+      os << "precision plan: " << llvm::toString(std::move(e)) << "\n";
   os << formatv("launches ({0}):\n", m.launches.size());
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const pkg::Launch &l = m.launches[i];
@@ -245,6 +253,161 @@ void writeRunTrace(raw_ostream &os, const pkg::Manifest &m,
     now += timing->microseconds;
   }
   emu::writeTraceJson(os, events, processes);
+}
+
+//===----------------------------------------------------------------------===//
+// Precision plans
+//===----------------------------------------------------------------------===//
+
+/// "2^5", "2^-3".
+std::string formatScale(double s) {
+  if (s <= 0)
+    return "-";
+  int e = std::ilogb(s);
+  if (std::ldexp(1.0, e) == s)
+    return "2^" + std::to_string(e);
+  return llvm::formatv("{0:g}", s).str();
+}
+
+static std::string formatNumber(std::optional<double> v) {
+  if (!v)
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.4g", *v);
+  return text;
+}
+
+namespace {
+constexpr int kPlanColumns = 14;
+struct Row {
+  std::string cells[kPlanColumns];
+};
+} // namespace
+
+static void printRows(llvm::raw_ostream &os, ArrayRef<Row> rows) {
+  size_t widths[kPlanColumns] = {};
+  for (const Row &r : rows)
+    for (int i = 0; i < kPlanColumns; ++i)
+      widths[i] = std::max(widths[i], r.cells[i].size());
+  for (const Row &r : rows) {
+    std::string line;
+    for (int i = 0; i < kPlanColumns; ++i) {
+      line += r.cells[i];
+      if (i + 1 < kPlanColumns)
+        line += std::string(widths[i] - r.cells[i].size() + 2, ' ');
+    }
+    os << StringRef(line).rtrim() << "\n";
+  }
+}
+
+static std::string describeOperand(const llvm::json::Object *o,
+                                   StringRef field) {
+  if (!o)
+    return "-";
+  if (field == "amax") {
+    std::optional<double> v = o->getNumber("amax");
+    return formatNumber(v);
+  }
+  if (std::optional<double> hi = o->getNumber("max_channel_scale"))
+    return formatScale(*o->getNumber("min_channel_scale")) + ".." +
+           formatScale(*hi);
+  std::optional<double> s = o->getNumber("scale");
+  if (!s)
+    return "-";
+  std::string text = formatScale(*s);
+  return text;
+}
+
+/// The fraction of the operands' elements that saturate in fp8, "-" when
+/// neither is quantised.
+static std::string describeClipped(const llvm::json::Object *lhs,
+                                   const llvm::json::Object *rhs) {
+  std::optional<double> a = lhs ? lhs->getNumber("clipped") : std::nullopt;
+  std::optional<double> b = rhs ? rhs->getNumber("clipped") : std::nullopt;
+  if (!a && !b)
+    return "-";
+  return llvm::formatv("{0:f2}%", 100 * std::max(a.value_or(0), b.value_or(0)))
+      .str();
+}
+
+/// 240 as "240", 0.5 as "0.5".
+static std::string formatPlain(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    return std::to_string(int64_t(v));
+  return llvm::formatv("{0}", v).str();
+}
+
+llvm::Error printPrecisionPlan(llvm::raw_ostream &os,
+                               const llvm::json::Value &value) {
+  const llvm::json::Object *plan = value.getAsObject();
+  const llvm::json::Array *ops = plan ? plan->getArray("ops") : nullptr;
+  if (!ops)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the precision plan has no 'ops' array");
+  os << "precision plan: " << plan->getString("chip").value_or("?") << ", "
+     << plan->getString("mode").value_or("?");
+  if (std::optional<StringRef> t = plan->getString("fp8_type"); t && !t->empty())
+    os << ", fp8 = " << *t << " (max "
+       << formatPlain(plan->getNumber("fp8_max").value_or(0)) << ")";
+  os << ", activation margin 2^-"
+     << formatPlain(plan->getNumber("margin_bits").value_or(0))
+     << ", "
+     << plan->getInteger("calibration_sets").value_or(0)
+     << " calibration input set(s), weight scales per "
+     << (plan->getBoolean("per_channel_weights").value_or(false)
+             ? "output channel"
+             : "tensor")
+     << "\n";
+  std::vector<Row> rows;
+  rows.push_back({"op", "kind", "gemm (BxMxNxK)", "precision", "reason",
+                  "lhs amax", "lhs scale", "rhs amax", "rhs scale", "clipped",
+                  "sqnr dB", "cosine", "max rel", "fp8 alone"});
+  for (const llvm::json::Value &entry : *ops) {
+    const llvm::json::Object *op = entry.getAsObject();
+    if (!op)
+      continue;
+    std::string gemm;
+    if (const llvm::json::Array *g = op->getArray("gemm"))
+      for (const llvm::json::Value &d : *g)
+        gemm += (gemm.empty() ? "" : "x") +
+                std::to_string(d.getAsInteger().value_or(0));
+    const llvm::json::Object *lhs = op->getObject("lhs");
+    const llvm::json::Object *rhs = op->getObject("rhs");
+    std::string precision = op->getString("precision").value_or("?").str();
+    if (precision == "fp8")
+      precision += " " + op->getString("type").value_or("").str();
+    rows.push_back({op->getString("name").value_or("?").str(),
+                    op->getString("op").value_or("?").str(), gemm, precision,
+                    op->getString("reason").value_or("?").str(),
+                    describeOperand(lhs, "amax"), describeOperand(lhs, "scale"),
+                    describeOperand(rhs, "amax"),
+                    describeOperand(rhs, "scale"),
+                    describeClipped(lhs, rhs),
+                    op->get("sqnr_db")
+                        ? (op->getNumber("sqnr_db")
+                               ? llvm::formatv("{0:f1}",
+                                               *op->getNumber("sqnr_db"))
+                                     .str()
+                               : std::string("exact"))
+                        : std::string("-"),
+                    op->getNumber("cosine")
+                        ? llvm::formatv("{0:f6}", *op->getNumber("cosine"))
+                              .str()
+                        : std::string("-"),
+                    op->getNumber("max_rel_error")
+                        ? llvm::formatv("{0:e2}",
+                                        *op->getNumber("max_rel_error"))
+                              .str()
+                        : std::string("-"),
+                    op->getNumber("fp8_alone_rel_l2")
+                        ? llvm::formatv("{0:e2}",
+                                        *op->getNumber("fp8_alone_rel_l2"))
+                              .str()
+                        : std::string("-")});
+  }
+  printRows(os, rows);
+  os << "summary: " << plan->getString("summary").value_or("") << "\n";
+  return llvm::Error::success();
 }
 
 } // namespace crest::rt

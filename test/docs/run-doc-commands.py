@@ -4,7 +4,7 @@
 usage: run-doc-commands.py BIN_DIR SRC_ROOT GUIDE WORD WORK_DIR
 
 Each matching block runs as one `sh -e` script in WORK_DIR, with BIN_DIR
-first on PATH, SRC_ROOT's examples/ and test/ linked into WORK_DIR (the
+first on PATH, then `python3` as this script's interpreter, SRC_ROOT's examples/ and test/ linked into WORK_DIR (the
 guides name files relative to the checkout) and build/ linked to BIN_DIR's
 parent (the guides' build folder). Prints the block's line, its output and
 whether it succeeded; exits 1 if any failed or none matched.
@@ -24,7 +24,15 @@ def main(bin_dir, src_root, guide, word, work_dir):
         link = os.path.join(work_dir, name)
         if not os.path.lexists(link):
             os.symlink(target, link)
-    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+    # `python3` in a guide is the interpreter running this script (the one
+    # with NumPy), then the tools.
+    python_dir = os.path.join(work_dir, ".python")
+    os.makedirs(python_dir, exist_ok=True)
+    python = os.path.join(python_dir, "python3")
+    if not os.path.lexists(python):
+        os.symlink(sys.executable, python)
+    env = dict(os.environ, PATH=os.pathsep.join(
+        [bin_dir, python_dir, os.environ["PATH"]]))
     text = open(os.path.join(src_root, guide), encoding="utf-8").read()
     ran = failed = 0
     for match in re.finditer(r"```sh\n(.*?)```", text, re.S):

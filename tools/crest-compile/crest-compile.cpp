@@ -49,6 +49,7 @@
 
 #include "crest/Driver/Driver.h"
 #include "crest/InitCrest.h"
+#include "crest/Precision/PrecisionPlan.h"
 #include "crest/Support/Limits.h"
 #include "crest/ToolVersion.h"
 #include "crest/Tune/TuneCache.h"
@@ -64,6 +65,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -117,11 +120,13 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     optLevel("opt-level", cl::desc("LLVM optimization level, 0-3 (default 3)"),
              cl::init(3), cl::cat(category));
-static cl::opt<bool> report("report",
-                            cl::desc("Print every kernel's registers, LDS, "
-                                     "scratch, spills, occupancy and "
-                                     "MFMA/barrier counts"),
-                            cl::cat(category));
+static cl::opt<std::string> report(
+    "report",
+    cl::desc("Print every kernel's registers, LDS, scratch, spills, "
+             "occupancy and MFMA/barrier counts; --report=precision: the "
+             "precision plan (docs/Precision.md); --report=all: both"),
+    cl::value_desc("kernels|precision|all"), cl::ValueOptional,
+    cl::cat(category));
 static cl::opt<bool>
     tune("tune",
          cl::desc("Measure the best candidate configurations of every "
@@ -178,8 +183,48 @@ static cl::opt<InputFormat> inputFormat(
 static cl::opt<std::string> precisionFlag(
     "precision",
     cl::desc("ONNX input: element type Conv/Gemm/MatMul read, f32 "
-             "(default), f16 or bf16; they accumulate in f32"),
+             "(default), f16 or bf16; they accumulate in f32. fp8: the "
+             "chip's fp8 with scales, per contraction (docs/Precision.md)"),
     cl::value_desc("type"), cl::cat(category));
+static cl::opt<std::string> calibration(
+    "calibration",
+    cl::desc("--precision=fp8: a directory of calibration input sets (one "
+             "subdirectory per set, one .npy or .pb per graph input)"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<double> fp8Margin(
+    "fp8-margin",
+    cl::desc("--precision=fp8: activation scales map the calibrated amax to "
+             "at most fp8_max * 2^-N (default 1)"),
+    cl::value_desc("N"), cl::init(1), cl::cat(category));
+static cl::opt<std::string> precisionPlan(
+    "precision-plan",
+    cl::desc("--precision=fp8: a plan.json whose ops with a \"pin\" keep "
+             "that precision (fp8, f16, f32)"),
+    cl::value_desc("plan.json"), cl::cat(category));
+static cl::opt<std::string> writePrecisionPlan(
+    "write-precision-plan",
+    cl::desc("--precision=fp8: write the plan as JSON (the form "
+             "--precision-plan reads and the package stores)"),
+    cl::value_desc("plan.json"), cl::cat(category));
+static cl::opt<double> precisionBudget(
+    "precision-budget",
+    cl::desc("--precision=auto: the largest end-to-end loss (relative L2 "
+             "of the outputs against f32) a plan may have (default 0.01)"),
+    cl::value_desc("loss"), cl::init(0.01), cl::cat(category));
+static cl::opt<std::string> holdout(
+    "holdout",
+    cl::desc("--precision=auto: input sets (as --calibration) the plan "
+             "must also meet the budget on"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<bool> listPrecisionReasons(
+    "list-precision-reasons",
+    cl::desc("Print the precision plans' reason codes and exit"),
+    cl::cat(category));
+static cl::opt<bool> fp8PerChannel(
+    "fp8-per-channel",
+    cl::desc("--precision=fp8: one weight scale per output channel instead "
+             "of one per tensor"),
+    cl::cat(category));
 static cl::opt<std::string> onnxDims(
     "onnx-dims",
     cl::desc("ONNX input: sizes of symbolic input dimensions, "
@@ -197,12 +242,20 @@ struct DriverOptions {
   std::string input, output, chip;
   EmitKind emit;
   unsigned codeObjectVersion, waveSize, indexBitwidth, optLevel;
-  bool report, skipLowering, targetChecks;
+  bool report, reportPrecision, skipLowering, targetChecks;
   unsigned dropBarrier;
   bool fusionRemarks;
   InputFormat format;
   std::string precision, onnxDims;
+  std::string calibration;
+  double fp8Margin;
+  bool fp8PerChannel, fp8OptionsGiven;
+  std::string precisionPlan, writePrecisionPlan;
+  double precisionBudget;
+  std::string holdout;
+  bool autoOptionsGiven;
   std::vector<std::string> onnxBindInputs;
+  std::string reportKind;
   bool tune;
   unsigned tuneCandidates;
   std::string tuneCache;
@@ -225,7 +278,8 @@ static DriverOptions copyOptions() {
       waveSize,
       indexBitwidth,
       optLevel,
-      report,
+      report.getNumOccurrences() && report != "precision",
+      report == "precision" || report == "all",
       skipLowering,
       !noTargetChecks,
       testingDropBarrier,
@@ -233,7 +287,20 @@ static DriverOptions copyOptions() {
       inputFormat,
       precisionFlag,
       onnxDims,
+      calibration,
+      fp8Margin,
+      fp8PerChannel,
+      calibration.getNumOccurrences() || fp8Margin.getNumOccurrences() ||
+          fp8PerChannel.getNumOccurrences() ||
+          precisionPlan.getNumOccurrences() ||
+          writePrecisionPlan.getNumOccurrences(),
+      precisionPlan,
+      writePrecisionPlan,
+      precisionBudget,
+      holdout,
+      precisionBudget.getNumOccurrences() || holdout.getNumOccurrences(),
       std::vector<std::string>(onnxBindInputs.begin(), onnxBindInputs.end()),
+      report,
       tune,
       tuneCandidates,
       tuneCache,
@@ -348,10 +415,31 @@ static int run(int argc, char **argv) {
       argc, argv,
       "crest-compile: gpu.module kernels -> HSA code objects (see "
       "docs/Compiling.md)\n");
+  if (listPrecisionReasons) {
+    for (const auto &[code, meaning] : getReasonCodes())
+      outs() << code << ": " << meaning << "\n";
+    return 0;
+  }
   const DriverOptions opts = copyOptions();
 
   if (!opts.tune && opts.tuneOptionsGiven)
     return fail("--tune-candidates and --tune-cache apply with --tune only");
+  if (!opts.reportKind.empty() &&
+      !is_contained({"kernels", "precision", "all"}, opts.reportKind))
+    return fail("--report takes kernels, precision or all, got '" +
+                opts.reportKind + "'");
+  if (opts.fp8OptionsGiven && opts.precision != "fp8" &&
+      opts.precision != "auto")
+    return fail("--calibration, --fp8-margin, --fp8-per-channel, "
+                "--precision-plan and --write-precision-plan apply with "
+                "--precision=fp8 or auto only");
+  if (opts.autoOptionsGiven && opts.precision != "auto")
+    return fail("--precision-budget and --holdout apply with "
+                "--precision=auto only");
+  if (!(opts.precisionBudget > 0 && opts.precisionBudget < 1))
+    return fail("--precision-budget must be between 0 and 1");
+  if (!(opts.fp8Margin >= 0 && opts.fp8Margin <= 16))
+    return fail("--fp8-margin must be between 0 and 16");
 
   CompileOptions options;
   options.chip = opts.chip;
@@ -369,6 +457,12 @@ static int run(int argc, char **argv) {
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;
+  options.calibrationDir = opts.calibration;
+  options.fp8MarginBits = opts.fp8Margin;
+  options.perChannelWeights = opts.fp8PerChannel;
+  options.precisionPlanPath = opts.precisionPlan;
+  options.precisionBudget = opts.precisionBudget;
+  options.holdoutDir = opts.holdout;
   options.inputName = opts.input;
   options.tune = opts.tune;
   options.tuneCandidates = opts.tuneCandidates;
@@ -463,9 +557,32 @@ static int run(int argc, char **argv) {
   }
   }
 
+  if (!opts.writePrecisionPlan.empty() && compiled->precisionPlan) {
+    std::string text;
+    raw_string_ostream os(text);
+    os << formatv("{0:2}", *compiled->precisionPlan) << "\n";
+    if (failed(writeFile(opts.writePrecisionPlan, text)))
+      return 1;
+  }
   if (opts.report) {
     outs().flush();
     outs() << compiled->report;
+  }
+  if (opts.reportPrecision) {
+    outs().flush();
+    if (compiled->precisionReport.empty())
+      outs() << "precision plan: none (--precision=fp8 plans one)\n";
+    else
+      outs() << compiled->precisionReport;
+  }
+  if (compiled->precisionBudgetMissed) {
+    outs().flush();
+    WithColor::warning(errs(), "crest-compile")
+        << "--precision=auto: no plan meets the budget (relative L2 < "
+        << opts.precisionBudget
+        << "), not even every contraction in f16; the package holds that "
+           "f16 baseline\n";
+    return 3;
   }
   return 0;
 }

@@ -30,11 +30,13 @@
 #include "mlir/Support/LogicalResult.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,17 @@ struct CompileOptions {
   /// ONNX inputs only: "f32", "f16" or "bf16"; "name=size,..."; graph
   /// inputs compiled as constants (serialized TensorProtos, by name).
   std::string precision, onnxDims;
+  /// --precision=fp8 (docs/Precision.md): the calibration input sets'
+  /// directory (empty: none), the activations' margin in bits, per output
+  /// channel weight scales.
+  std::string calibrationDir;
+  double fp8MarginBits = 1;
+  bool perChannelWeights = false;
+  /// --precision-plan: a plan whose "pin"s the planner obeys.
+  std::string precisionPlanPath;
+  /// --precision=auto: the loss budget and the holdout input sets.
+  double precisionBudget = 0.01;
+  std::string holdoutDir;
   llvm::StringMap<std::string> onnxConstantInputs;
   /// --tune: candidates per contraction and the cache file (empty: none).
   bool tune = false;
@@ -135,6 +148,11 @@ struct CompileResult {
   /// (and what --tune chose), and its rows.
   std::string report;
   std::vector<KernelReport> kernels;
+  /// --precision=fp8: the plan (as the package stores it) and its table.
+  std::optional<llvm::json::Value> precisionPlan;
+  std::string precisionReport;
+  /// --precision=auto met no budget: the package holds the f16 baseline.
+  bool precisionBudgetMissed = false;
 };
 
 /// Checks the options that need no input (code object version, opt level,

@@ -23,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <string>
@@ -51,6 +52,16 @@ mlir::FailureOr<pkg::Package>
 buildPackage(mlir::ModuleOp module,
              llvm::ArrayRef<CompiledKernelModule> compiled,
              const HostPlanOptions &options);
+
+/// The reference graph alone of `module`'s one public func.func, before
+/// code generation (no op needs a kernel): inputs, weights, one
+/// intermediate per op result and the nodes the reference evaluator
+/// (crest/runtime/Reference.h) runs; no launches or buffers, so the result
+/// is no package to write. `ids`, if given, receives each SSA value's value
+/// id. The precision planner evaluates candidate graphs with it.
+mlir::FailureOr<pkg::Package>
+buildReferenceGraph(mlir::ModuleOp module, const HostPlanOptions &options,
+                    llvm::DenseMap<mlir::Value, uint32_t> *ids = nullptr);
 
 /// One value's live range in launch order, for planBuffers.
 struct LiveRange {

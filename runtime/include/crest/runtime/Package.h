@@ -179,6 +179,9 @@ struct Manifest {
   std::vector<Kernel> kernels;
   std::vector<Launch> launches; ///< in execution order
   std::vector<Node> graph;      ///< in a topological order
+  /// The precision plan the compiler applied (crest/Precision/
+  /// PrecisionPlan.h, docs/Precision.md), if it planned one.
+  std::optional<llvm::json::Value> precisionPlan;
 };
 
 struct Package {

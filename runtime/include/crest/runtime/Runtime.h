@@ -23,6 +23,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -125,6 +126,14 @@ private:
 /// Prints the manifest's summary: chip, inputs, outputs, buffers, kernels,
 /// launches, reference graph (crest-run --describe).
 void printManifestSummary(llvm::raw_ostream &os, const pkg::Manifest &m);
+/// A precision plan as the manifest stores it (crest/Precision/
+/// PrecisionPlan.h's toJson) as a table: per contraction its GEMM shape,
+/// precision, reason code, amax and fp8 scale of each operand; then the
+/// summary line. An error when `plan` is not such a plan.
+llvm::Error printPrecisionPlan(llvm::raw_ostream &os,
+                               const llvm::json::Value &plan);
+/// A power-of-two scale as "2^e" (others as %g; "-" for 0).
+std::string formatScale(double scale);
 
 /// Prints one row per launch: the kernel's resources from the manifest's
 /// KernelInfo (registers, LDS, occupancy, MFMA and barrier counts) and what

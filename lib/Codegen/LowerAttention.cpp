@@ -207,6 +207,12 @@ private:
   }
 
   Value loadMaskBit(Value query, Value key);
+  /// `len` consecutive head-dimension elements [d0, d0 + len) of row
+  /// (b, h, row) of a [B, H, L, D] Q or K memref: one vector load when
+  /// the instruction's K divides D, else per element with those past D
+  /// read as zero. A scalar when `len` is 1 (the fragment type).
+  Value loadHeadFragment(Value mem, Value bIdx, Value head, Value row,
+                         Value d0, int64_t len);
   /// Writes out = O / l and lse from the final state (mUse: the row
   /// maximum in base 2, 0 for a row without a visible key).
   void storeResult(Value mUse, Value l, ArrayRef<Value> o);
@@ -248,9 +254,35 @@ Value AttentionBuilder::loadMaskBit(Value q, Value key) {
   return memref::LoadOp::create(b, maskMem, indices);
 }
 
+Value AttentionBuilder::loadHeadFragment(Value mem, Value bIdx, Value head,
+                                         Value row, Value d0, int64_t len) {
+  Type elt = cast<MemRefType>(mem.getType()).getElementType();
+  auto type = VectorType::get({len}, elt);
+  Value frag;
+  if (plan.d % plan.qk->k == 0) {
+    frag = vector::LoadOp::create(b, type, mem,
+                                  ValueRange{bIdx, head, row, d0});
+  } else {
+    Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
+    SmallVector<Value> elts;
+    for (int64_t e = 0; e < len; ++e) {
+      Value de = add(d0, idx(e));
+      Value v = memref::LoadOp::create(
+          b, mem,
+          ValueRange{bIdx, head, row,
+                     arith::MinUIOp::create(b, de, idx(plan.d - 1))});
+      elts.push_back(
+          select(cmp(arith::CmpIPredicate::ult, de, idx(plan.d)), v, zero));
+    }
+    frag = vector::FromElementsOp::create(b, type, elts);
+  }
+  if (len == 1)
+    return vector::ExtractOp::create(b, frag, 0);
+  return frag;
+}
+
 SmallVector<Value> AttentionBuilder::scores(Value k0) {
   const MmaEmitter &qk = *plan.qkMma;
-  Type kElt = cast<MemRefType>(kMem.getType()).getElementType();
   Location loc = b.getLoc();
   int64_t kpl = qk.getOperandElementsPerLane(MmaOperand::A);
   auto accType = qk.getAccType(b.getF32Type());
@@ -265,29 +297,8 @@ SmallVector<Value> AttentionBuilder::scores(Value k0) {
     Value key = add(k0, add(idx(t * qk.getM()), keyRow));
     Value keyC = minS(key, idx(plan.lkv - 1));
     for (int64_t ds = 0; ds < plan.d; ds += qk.getK()) {
-      Value d0 = add(idx(ds), firstK);
-      Value frag;
-      if (plan.d % qk.getK() == 0) {
-        frag = vector::LoadOp::create(b, VectorType::get({kpl}, kElt), kMem,
-                                      ValueRange{batchIdx, kvHead, keyC, d0});
-      } else {
-        SmallVector<Value> elts;
-        Value zeroElt = arith::ConstantOp::create(b, kElt, b.getZeroAttr(kElt));
-        for (int64_t e = 0; e < kpl; ++e) {
-          Value de = add(d0, idx(e));
-          Value ok = cmp(arith::CmpIPredicate::ult, de, idx(plan.d));
-          Value v = memref::LoadOp::create(
-              b, kMem,
-              ValueRange{batchIdx, kvHead, keyC,
-                         arith::MinUIOp::create(b, de, idx(plan.d - 1))});
-          elts.push_back(select(ok, v, zeroElt));
-        }
-        frag = vector::FromElementsOp::create(
-            b, VectorType::get({kpl}, kElt), elts);
-      }
-      if (kpl == 1)
-        frag = vector::ExtractOp::create(b, frag, 0);
-      frags[t].push_back(frag);
+      frags[t].push_back(loadHeadFragment(kMem, batchIdx, kvHead, keyC,
+                                          add(idx(ds), firstK), kpl));
     }
   }
   Value c = vector::BroadcastOp::create(b, accType, f32(plan.scaleLog2));
@@ -401,7 +412,6 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
 
   const MmaEmitter &qk = *plan.qkMma, &pv = *plan.pvMma;
   Location loc = b.getLoc();
-  Type qElt = cast<MemRefType>(qMem.getType()).getElementType();
   Type vElt = cast<MemRefType>(vMem.getType()).getElementType();
   Type pElt = op.getPv().getLhs();
   Type f32Type = b.getF32Type();
@@ -439,29 +449,8 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
     int64_t kpl = qk.getOperandElementsPerLane(MmaOperand::B);
     Value firstK = qk.getOperandFirstK(b, loc, lane, MmaOperand::B);
     for (int64_t ds = 0; ds < plan.d; ds += qk.getK()) {
-      Value d0 = add(idx(ds), firstK);
-      SmallVector<Value> elts;
-      Value zeroElt = arith::ConstantOp::create(b, qElt, b.getZeroAttr(qElt));
-      Value frag;
-      if (plan.d % qk.getK() == 0) {
-        frag = vector::LoadOp::create(b, VectorType::get({kpl}, qElt), qMem,
-                                      ValueRange{batchIdx, headOfCol, query, d0});
-      } else {
-        for (int64_t e = 0; e < kpl; ++e) {
-          Value de = add(d0, idx(e));
-          Value ok = cmp(arith::CmpIPredicate::ult, de, idx(plan.d));
-          Value v = memref::LoadOp::create(
-              b, qMem,
-              ValueRange{batchIdx, headOfCol, query,
-                         arith::MinUIOp::create(b, de, idx(plan.d - 1))});
-          elts.push_back(select(ok, v, zeroElt));
-        }
-        frag = vector::FromElementsOp::create(
-            b, VectorType::get({kpl}, qElt), elts);
-      }
-      if (kpl == 1)
-        frag = vector::ExtractOp::create(b, frag, 0);
-      qFrags.push_back(frag);
+      qFrags.push_back(loadHeadFragment(qMem, batchIdx, headOfCol, query,
+                                        add(idx(ds), firstK), kpl));
     }
   }
 

@@ -22,11 +22,13 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 using namespace crest;
@@ -43,6 +45,10 @@ struct MCBundle {
   std::unique_ptr<MCContext> context;
   std::unique_ptr<MCDisassembler> disassembler;
   std::unique_ptr<MCInstPrinter> printer;
+  /// Whether VOP3 instructions may carry a 32-bit literal (gfx10 and later;
+  /// LLVM's "vop3-literal" feature). Without it, LLVM 22's disassembler
+  /// crashes on a VOP3 source field of 255 instead of failing.
+  bool vop3Literal = false;
   /// OperandType of source-modifier operands (AMDGPU's OPERAND_INPUT_MODS),
   /// read off V_ADD_F32_e64 so no target-private enum is needed.
   uint8_t inputModsType = 0xff;
@@ -92,6 +98,8 @@ static Expected<const MCBundle *> getMCBundle(StringRef chip) {
   bundle->asmInfo.reset(
       target->createMCAsmInfo(*bundle->registerInfo, triple, options));
   bundle->subtargetInfo.reset(target->createMCSubtargetInfo(triple, chip, ""));
+  if (bundle->subtargetInfo)
+    bundle->vop3Literal = bundle->subtargetInfo->checkFeatures("+vop3-literal");
   bundle->instrInfo.reset(target->createMCInstrInfo());
   if (!bundle->registerInfo || !bundle->asmInfo || !bundle->subtargetInfo ||
       !bundle->instrInfo)
@@ -202,6 +210,23 @@ static Error buildValuView(Inst &inst, const MCInstrDesc &desc,
   return Error::success();
 }
 
+/// The source field (0-2) of the VOP3/VOP3P instruction at the start of
+/// `bytes` that names a literal (255), when the chip cannot encode one.
+static std::optional<unsigned> findVop3Literal(ArrayRef<uint8_t> bytes,
+                                               bool chipHasVop3Literal) {
+  if (chipHasVop3Literal || bytes.size() < 8)
+    return std::nullopt;
+  uint32_t first = support::endian::read32le(bytes.data());
+  // GFX9's VOP3A/VOP3B/VOP3P encodings all start 0b110100.
+  if ((first >> 26) != 0x34)
+    return std::nullopt;
+  uint32_t second = support::endian::read32le(bytes.data() + 4);
+  for (unsigned field = 0; field < 3; ++field)
+    if (((second >> (9 * field)) & 0x1ff) == 255)
+      return field;
+  return std::nullopt;
+}
+
 Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
                                                    const Kernel &kernel) {
   Expected<const MCBundle *> mcOrErr = getMCBundle(object.getChip().name);
@@ -228,6 +253,16 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
   uint64_t offset = 0;
   while (offset < code.size()) {
     uint64_t address = kernel.entryAddress + offset;
+    // A literal in a VOP3 (or VOP3P) source field where the chip has no VOP3
+    // literals is not an instruction (nor padding, which is s_code_end or
+    // zeros); refuse it before the disassembler sees it (MCBundle::vop3Literal).
+    if (std::optional<unsigned> field =
+            findVop3Literal(code.slice(offset), mc.vop3Literal))
+      return error(address,
+                   formatv("VOP3 instruction with a literal operand (src{0} "
+                           "= 255), which {1} cannot encode",
+                           *field, object.getChip().name)
+                       .str());
     MCInst mcInst;
     uint64_t size = 0;
     MCDisassembler::DecodeStatus status = mc.disassembler->getInstruction(

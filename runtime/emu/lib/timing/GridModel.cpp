@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace llvm;
 using namespace crest;
@@ -73,6 +74,23 @@ GridPlan planGrid(const Program &program, const LaunchConfig &config,
 
 } // namespace crest::emu::timing
 
+
+double timing::balancedGridCycles(ArrayRef<uint64_t> instructions,
+                                  unsigned computeUnits,
+                                  double cyclesPerInstruction) {
+  // A min-heap of the CUs' queue ends.
+  std::vector<double> ends(
+      std::min<uint64_t>(std::max(computeUnits, 1u), instructions.size()),
+      0.0);
+  double last = 0;
+  for (uint64_t count : instructions) {
+    std::pop_heap(ends.begin(), ends.end(), std::greater<>());
+    ends.back() += double(count) * cyclesPerInstruction;
+    last = std::max(last, ends.back());
+    std::push_heap(ends.begin(), ends.end(), std::greater<>());
+  }
+  return last;
+}
 
 KernelTiming Recorder::finish(const ChipInfo &chip) {
   KernelTiming timing;
@@ -142,7 +160,39 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
       uint64_t n = list.size();
       if (n > 0)
         scale = double(plan.workgroups) / double(n);
-      if (total > n && n > 0) {
+      if (!workgroupInstructions.empty() && n > 0) {
+        // Every workgroup ran: compose the grid from what each executed, at
+        // the sample's steady-state cycles per wave instruction (its last
+        // round), after the sample's start-up (the part of its time that
+        // rate does not account for).
+        unsigned slots = std::max(input.slots, 1u);
+        const std::vector<const WorkgroupTrace *> &sample = list;
+        auto executed = [&](uint64_t k) {
+          return workgroupInstructions[sample[k]->linear];
+        };
+        uint64_t first = n > slots ? n - slots : 0;
+        double window = double(r.workgroupEnd[n - 1]) -
+                        (n > slots ? double(r.workgroupEnd[first - 1]) : 0.0);
+        uint64_t windowInstructions = 0, sampleInstructions = 0;
+        for (uint64_t k = 0; k < n; ++k) {
+          sampleInstructions += executed(k);
+          if (k >= first)
+            windowInstructions += executed(k);
+        }
+        double cpi = windowInstructions
+                         ? window / double(windowInstructions)
+                         : 0.0;
+        double startUp = std::max(
+            0.0, double(r.workgroupEnd[n - 1]) - cpi * sampleInstructions);
+        end = uint64_t(startUp + balancedGridCycles(workgroupInstructions,
+                                                    placement.computeUnits,
+                                                    cpi));
+        uint64_t gridInstructions = 0;
+        for (uint64_t i : workgroupInstructions)
+          gridInstructions += i;
+        if (sampleInstructions)
+          scale = double(gridInstructions) / double(sampleInstructions);
+      } else if (total > n && n > 0) {
         unsigned slots = std::max(input.slots, 1u);
         // Steady state: the time per workgroup over the last round of the
         // sample.
@@ -327,6 +377,14 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
     timing.sampling = formatv("all {0} workgroups replayed on the {1} compute "
                               "units that receive one",
                               plan.workgroups, byCu.size());
+  else if (!workgroupInstructions.empty())
+    timing.sampling = formatv(
+        "{0} of {1} workgroups replayed: CU {2}'s first {0} ({3} resident at "
+        "once); every workgroup ran, and the grid is its workgroups' "
+        "executed wave instructions, each sent to the CU that frees first, "
+        "at the sample's steady-state cycles per wave instruction",
+        workgroups.size(), plan.workgroups, plan.sampleCu,
+        plan.workgroupsPerCu);
   else {
     uint64_t busiest = (plan.workgroups + placement.computeUnits - 1) /
                        placement.computeUnits;

@@ -269,7 +269,18 @@ private:
   /// Every workgroup's waves record into these when the workgroup is not
   /// traced (their accesses still warm the caches).
   WaveTrace scratch;
+  /// Wave instructions each workgroup executed, indexed by linear ID: kept
+  /// for sampled grids whose every workgroup runs (not --timing-only), so
+  /// that workgroups of unequal work are composed by what they did.
+  std::vector<uint64_t> workgroupInstructions;
 };
+
+/// The cycles a grid of workgroups with `instructions` wave instructions
+/// each (in dispatch order) takes on `computeUnits` CUs that each retire
+/// `cyclesPerInstruction`: every workgroup goes to the CU whose queue ends
+/// first, as the dispatcher hands work to the CU that frees a slot.
+double balancedGridCycles(llvm::ArrayRef<uint64_t> instructions,
+                          unsigned computeUnits, double cyclesPerInstruction);
 
 //===----------------------------------------------------------------------===//
 // The replay of one compute unit

@@ -114,6 +114,11 @@ Recorder::Recorder(const Program &program, const TimingParams &params,
       plan(std::move(plan)), caches(caches) {
   code = classifyProgram(program, program.getChip());
   lineShift = Log2_32(std::max(params.cacheLineBytes, 4u));
+  // 8 bytes a workgroup; beyond 2^24 workgroups the emulation itself takes
+  // hours, and the equal-work extrapolation stands.
+  if (!this->plan.whole && !this->plan.sampleOnly &&
+      this->plan.workgroups <= (uint64_t(1) << 24))
+    workgroupInstructions.assign(this->plan.workgroups, 0);
   caches.beginLaunch();
 }
 
@@ -176,6 +181,8 @@ bool Recorder::commit(WaveTrace &trace, uint64_t linear, uint32_t pc,
   trace.pendingLines.clear();
   trace.pendingBytes = 0;
   trace.pendingConflict = 0;
+  if (linear < workgroupInstructions.size())
+    ++workgroupInstructions[linear];
   if (&trace == &scratch)
     return true;
   trace.records.push_back(record);

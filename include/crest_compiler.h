@@ -90,12 +90,24 @@ crest_compiler_session_destroy(crest_compiler_session *session);
  *                        #crest.target); checked when compiling
  *   emit                 "package" (default), "hsaco" (one gpu.module),
  *                        "mlir", "llvm" or "asm"
- *   precision            ONNX: "f32" (default), "f16" or "bf16"
+ *   precision            ONNX: "f32" (default), "f16", "bf16", "fp8" or
+ *                        "auto" (docs/Precision.md)
  *   onnx-dims            ONNX: "name=size[,name=size...]"
  *   code-object-version  "4", "5" (default) or "6"
  *   opt-level            "0" to "3" (default)
  *   wave-size            "32" or "64" (default: the chip's)
  *   report               "1": build the resource report, "0" (default)
+ *   fuse-attention       "1" (default): attention written as ops becomes
+ *                        one kernel; "0" keeps the ops (docs/Attention.md)
+ *   calibration          precision fp8/auto: the calibration input sets'
+ *                        directory
+ *   fp8-margin           precision fp8/auto: activation margin in bits,
+ *                        0 to 16 (default "1")
+ *   fp8-per-channel      "1": per output channel weight scales; "0" (default)
+ *   precision-plan       precision fp8/auto: a plan.json whose pins hold
+ *   precision-budget     precision auto: the loss budget, in (0, 1)
+ *                        (default "0.01")
+ *   holdout              precision auto: the holdout input sets' directory
  */
 CREST_COMPILER_API crest_compiler_error *
 crest_compiler_session_set_option(crest_compiler_session *session,

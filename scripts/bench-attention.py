@@ -14,13 +14,15 @@ kernel does; the unfused prefill graph cannot express the causal mask
 without a 2048 x 2048 mask tensor, so it is run non-causal only.
 
 The model is deterministic (no medians needed: one run is the figure). By
-default it replays only the workgroups it samples (crest-run --timing-only);
---full runs every workgroup (slower, exact for the causal kernel whose
-workgroups do unequal work). Prints one line per case and the stall
-breakdown of each fused kernel.
+default every workgroup runs, so that the grid is composed from what each
+executed (docs/Timing.md, "Sampling"): the causal kernel's workgroups do
+unequal work. --sampled runs only the workgroups the model replays
+(crest-run --timing-only: faster, but it times every workgroup like the
+sampled ones). Prints one line per case and the stall breakdown of each
+fused kernel.
 
-usage: bench-attention.py [--build build] [--chip gfx942] [--full]
-                          [--cases decode,prefill]
+usage: bench-attention.py [--build build] [--chip gfx942] [--sampled]
+                          [--cases decode,prefill] [--fused-only]
 """
 import argparse
 import os
@@ -81,9 +83,7 @@ def run(a, tmp, name, src, shapes, extra=()):
         np.save(f, rng.standard_normal(shape).astype(np.float16))
         inputs.append(f"--input={f}")
     cmd = [f"{a.build}/bin/crest-run", pkg, "--device=emu", "--timing"]
-    cmd += [] if a.full else ["--timing-only"]
-    if a.full:
-        cmd += ["--no-race-check"]
+    cmd += ["--timing-only"] if a.sampled else ["--no-race-check"]
     proc = subprocess.run(cmd + inputs, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(proc.stdout + proc.stderr)
@@ -102,11 +102,13 @@ def main():
     p.add_argument("--build", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     p.add_argument("--chip", default="gfx942")
-    p.add_argument("--full", action="store_true")
+    p.add_argument("--sampled", action="store_true")
     p.add_argument("--cases", default="decode,prefill")
+    p.add_argument("--fused-only", action="store_true",
+                   help="skip the unfused baselines")
     a = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="crest-bench-attn-")
-    mode = "every workgroup" if a.full else "sampled workgroups"
+    mode = "sampled workgroups" if a.sampled else "every workgroup"
     print(f"modelled on {a.chip} ({mode}); time = kernels + launch overheads")
     results = {}
 
@@ -126,9 +128,10 @@ def main():
                                     fused_graph(B, Hq, Hkv, 1, L, D,
                                                 "bottom_right"), shapes))
         shapes = [(Hkv, Hq // Hkv, D), (Hkv, L, D), (Hkv, L, D)]
-        report("decode unfused", *run(a, tmp, "decode_unfused",
-                                      unfused_graph(Hkv, Hq // Hkv, L, D),
-                                      shapes, ["--fuse-attention=false"]))
+        if not a.fused_only:
+            report("decode unfused", *run(a, tmp, "decode_unfused",
+                                          unfused_graph(Hkv, Hq // Hkv, L, D),
+                                          shapes, ["--fuse-attention=false"]))
     if "prefill" in cases:
         B, H, L, D = 1, 32, 2048, 128
         shapes = [(B, H, L, D)] * 3
@@ -139,9 +142,10 @@ def main():
             a, tmp, "prefill_causal", fused_graph(B, H, H, L, L, D,
                                                   "top_left"), shapes))
         shapes = [(H, L, D)] * 3
-        report("prefill unfused, non-causal", *run(
-            a, tmp, "prefill_unfused", unfused_graph(H, L, L, D), shapes,
-            ["--fuse-attention=false"]))
+        if not a.fused_only:
+            report("prefill unfused, non-causal", *run(
+                a, tmp, "prefill_unfused", unfused_graph(H, L, L, D), shapes,
+                ["--fuse-attention=false"]))
         print(f"causal / non-causal (fused): "
               f"{results['prefill fused, causal'] / results['prefill fused, non-causal']:.2f}")
     return 0

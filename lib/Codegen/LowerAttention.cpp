@@ -428,6 +428,11 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
   auto live = scf::IfOp::create(
       b, cmp(arith::CmpIPredicate::ult, block, idx(plan.colBlocks)), false);
   b.setInsertionPointToStart(&live.getThenRegion().front());
+  // Causal query blocks see more keys the later they come: dispatch the
+  // heaviest first, so the grid's last workgroups are short ones and the
+  // CUs finish together (FlashAttention-2's order).
+  if (op.getCausal() != CausalMask::None)
+    block = sub(idx(plan.colBlocks - 1), block);
 
   colBase = mul(block, idx(plan.n));
   column = add(colBase, qk.getAccColumn(b, loc, lane));

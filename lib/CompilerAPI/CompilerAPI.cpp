@@ -165,6 +165,10 @@ static bool parseUnsigned(const char *value, unsigned &out) {
   return !StringRef(value).getAsInteger(10, out);
 }
 
+static bool parseDouble(const char *value, double &out) {
+  return !StringRef(value).getAsDouble(out);
+}
+
 extern "C" {
 
 uint32_t crest_compiler_api_version(void) {
@@ -257,11 +261,37 @@ crest_compiler_session_set_option(crest_compiler_session *session,
     if (text != "0" && text != "1")
       return bad("0 or 1");
     options.report = text == "1";
+  } else if (option == "fuse-attention") {
+    if (text != "0" && text != "1")
+      return bad("0 or 1");
+    options.fuseAttention = text == "1";
+  } else if (option == "calibration") {
+    options.calibrationDir = text.str();
+  } else if (option == "fp8-margin") {
+    double margin;
+    if (!parseDouble(value, margin) || !(margin >= 0 && margin <= 16))
+      return bad("a number of bits between 0 and 16");
+    options.fp8MarginBits = margin;
+  } else if (option == "fp8-per-channel") {
+    if (text != "0" && text != "1")
+      return bad("0 or 1");
+    options.perChannelWeights = text == "1";
+  } else if (option == "precision-plan") {
+    options.precisionPlanPath = text.str();
+  } else if (option == "precision-budget") {
+    double budget;
+    if (!parseDouble(value, budget) || !(budget > 0 && budget < 1))
+      return bad("a loss between 0 and 1");
+    options.precisionBudget = budget;
+  } else if (option == "holdout") {
+    options.holdoutDir = text.str();
   } else {
     return makeError(
         "unknown option '" + option +
         "'; known options: target, emit, precision, onnx-dims, "
-        "code-object-version, opt-level, wave-size, report");
+        "code-object-version, opt-level, wave-size, report, fuse-attention, "
+        "calibration, fp8-margin, fp8-per-channel, precision-plan, "
+        "precision-budget, holdout");
   }
   return nullptr;
 }

@@ -171,7 +171,9 @@ def _input_kind(data, name, format):
 
 def compile(source, target=None, precision=None, onnx_dims=None,
             emit="package", format=None, name=None, report=True,
-            code_object_version=None, opt_level=None, wave_size=None):
+            code_object_version=None, opt_level=None, wave_size=None,
+            fuse_attention=None, calibration=None, precision_budget=None,
+            holdout=None):
     """Compiles a model and returns a Package.
 
     source: a path (str or os.PathLike; ".onnx" files are ONNX, others
@@ -184,6 +186,10 @@ def compile(source, target=None, precision=None, onnx_dims=None,
     onnx_dims: ONNX models only: sizes of symbolic dimensions, a dict or
         "name=size,...".
     emit: "package" (default), "hsaco", "mlir", "llvm" or "asm".
+    fuse_attention: False keeps attention written as ops unfused (default
+        True; docs/Attention.md).
+    calibration, holdout: precision "fp8"/"auto": directories of input sets;
+        precision_budget: precision "auto"'s loss budget (docs/Precision.md).
     Raises CompileError (with the message and location of the diagnostics)
     when the model does not compile.
     """
@@ -213,9 +219,16 @@ def compile(source, target=None, precision=None, onnx_dims=None,
         options["onnx-dims"] = onnx_dims
     for option, value in (("code-object-version", code_object_version),
                           ("opt-level", opt_level),
-                          ("wave-size", wave_size)):
+                          ("wave-size", wave_size),
+                          ("calibration", calibration),
+                          ("precision-budget", precision_budget),
+                          ("holdout", holdout)):
         if value is not None:
-            options[option] = str(value)
+            options[option] = os.fspath(value) if isinstance(
+                value, os.PathLike) else str(value)
+    if fuse_attention is not None:
+        options["fuse-attention"] = "1" if fuse_attention else "0"
+
 
     lib = _compiler_lib()
     diagnostics = []

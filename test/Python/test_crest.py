@@ -59,6 +59,17 @@ class CompileTest(unittest.TestCase):
             self.assertEqual(crest.compile(LAYER, target="gfx942").data,
                              f.read())
 
+    def test_fuse_attention_option(self):
+        block = os.path.join(SRC, "examples", "transformer-block.mlir")
+        fused = crest.compile(block, target="gfx942")
+        unfused = crest.compile(block, target="gfx942", fuse_attention=False)
+        # One attention kernel where the ops were (docs/Attention.md).
+        self.assertTrue(any("attention" in k["kernel"] for k in fused.kernels))
+        self.assertFalse(any("attention" in k["kernel"]
+                             for k in unfused.kernels))
+        with self.assertRaises(crest.CompileError):
+            crest.compile(block, target="gfx942", precision_budget=2)
+
     def test_report_as_data(self):
         package = crest.compile(LAYER, target="gfx90a")
         self.assertIn("crest-compile report: gfx90a", package.report)

@@ -165,6 +165,14 @@ static bool parseUnsigned(const char *value, unsigned &out) {
   return !StringRef(value).getAsInteger(10, out);
 }
 
+/// "0" or "1".
+static bool parseFlag(StringRef text, bool &out) {
+  if (text != "0" && text != "1")
+    return false;
+  out = text == "1";
+  return true;
+}
+
 static bool parseDouble(const char *value, double &out) {
   return !StringRef(value).getAsDouble(out);
 }
@@ -258,13 +266,11 @@ crest_compiler_session_set_option(crest_compiler_session *session,
     if (!parseUnsigned(value, options.waveSize))
       return bad("32 or 64");
   } else if (option == "report") {
-    if (text != "0" && text != "1")
+    if (!parseFlag(text, options.report))
       return bad("0 or 1");
-    options.report = text == "1";
   } else if (option == "fuse-attention") {
-    if (text != "0" && text != "1")
+    if (!parseFlag(text, options.fuseAttention))
       return bad("0 or 1");
-    options.fuseAttention = text == "1";
   } else if (option == "calibration") {
     options.calibrationDir = text.str();
   } else if (option == "fp8-margin") {
@@ -273,9 +279,8 @@ crest_compiler_session_set_option(crest_compiler_session *session,
       return bad("a number of bits between 0 and 16");
     options.fp8MarginBits = margin;
   } else if (option == "fp8-per-channel") {
-    if (text != "0" && text != "1")
+    if (!parseFlag(text, options.perChannelWeights))
       return bad("0 or 1");
-    options.perChannelWeights = text == "1";
   } else if (option == "precision-plan") {
     options.precisionPlanPath = text.str();
   } else if (option == "precision-budget") {

@@ -377,24 +377,27 @@ KernelTiming Recorder::finish(const ChipInfo &chip) {
     timing.sampling = formatv("all {0} workgroups replayed on the {1} compute "
                               "units that receive one",
                               plan.workgroups, byCu.size());
-  else if (!workgroupInstructions.empty())
-    timing.sampling = formatv(
-        "{0} of {1} workgroups replayed: CU {2}'s first {0} ({3} resident at "
-        "once); every workgroup ran, and the grid is its workgroups' "
-        "executed wave instructions, each sent to the CU that frees first, "
-        "at the sample's steady-state cycles per wave instruction",
-        workgroups.size(), plan.workgroups, plan.sampleCu,
-        plan.workgroupsPerCu);
   else {
+    std::string replayed =
+        formatv("{0} of {1} workgroups replayed: CU {2}'s first {0} ({3} "
+                "resident at once)",
+                workgroups.size(), plan.workgroups, plan.sampleCu,
+                plan.workgroupsPerCu);
     uint64_t busiest = (plan.workgroups + placement.computeUnits - 1) /
                        placement.computeUnits;
-    timing.sampling = formatv(
-        "{0} of {1} workgroups replayed: CU {2}'s first {0} ({3} resident at "
-        "once), extrapolated at the steady-state time per workgroup to the "
-        "{4} workgroups each of the busiest CUs receives; the others are "
-        "taken to run as long (the same code on other IDs and data)",
-        workgroups.size(), plan.workgroups, plan.sampleCu,
-        plan.workgroupsPerCu, busiest);
+    timing.sampling =
+        workgroupInstructions.empty()
+            ? formatv("{0}, extrapolated at the steady-state time per "
+                      "workgroup to the {1} workgroups each of the busiest "
+                      "CUs receives; the others are taken to run as long "
+                      "(the same code on other IDs and data)",
+                      replayed, busiest)
+                  .str()
+            : replayed +
+                  "; every workgroup ran, and the grid is its workgroups' "
+                  "executed wave instructions, each sent to the CU that "
+                  "frees first, at the sample's steady-state cycles per "
+                  "wave instruction";
   }
 
   if (options.perPc) {

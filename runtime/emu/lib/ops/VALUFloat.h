@@ -222,6 +222,28 @@ template <class T> T maximum(T a, T b, bool ieee) {
   return toDouble(a) >= toDouble(b) ? a : b;
 }
 
+/// IEEE 754-2019 maximum and minimum (v_maximum3_f32, v_minimum3_f32 on
+/// gfx950): a NaN input gives that NaN quieted, whatever MODE.IEEE says;
+/// -0 < +0.
+template <class T> T maximumPropagateNaN(T a, T b) {
+  if (isNaN(a))
+    return quietNaN(a);
+  if (isNaN(b))
+    return quietNaN(b);
+  if (isZero(a) && isZero(b))
+    return signBit(a) ? b : a;
+  return toDouble(a) >= toDouble(b) ? a : b;
+}
+template <class T> T minimumPropagateNaN(T a, T b) {
+  if (isNaN(a))
+    return quietNaN(a);
+  if (isNaN(b))
+    return quietNaN(b);
+  if (isZero(a) && isZero(b))
+    return signBit(a) ? a : b;
+  return toDouble(a) < toDouble(b) ? a : b;
+}
+
 } // namespace crest::emu::valu
 
 #endif // CREST_EMU_LIB_OPS_VALUFLOAT_H

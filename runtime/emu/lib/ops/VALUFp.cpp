@@ -104,6 +104,12 @@ template <class T> T min3F(Lane &l, T a, T b, T c) {
 template <class T> T max3F(Lane &l, T a, T b, T c) {
   return maxF(l, maxF(l, a, b), c);
 }
+template <class T> T maximum3F(Lane &, T a, T b, T c) {
+  return maximumPropagateNaN(maximumPropagateNaN(a, b), c);
+}
+template <class T> T minimum3F(Lane &, T a, T b, T c) {
+  return minimumPropagateNaN(minimumPropagateNaN(a, b), c);
+}
 template <class T> T med3F(Lane &l, T a, T b, T c) {
   if (isNaN(a) || isNaN(b) || isNaN(c))
     return min3F(l, a, b, c);
@@ -534,6 +540,8 @@ void crest::emu::valu::registerValuFloatHandlers(HandlerRegistry &r) {
   r.add("V_TRIG_PREOP_F64", lanewise<trigPreop, op::NoFlush>);
   r.add("V_MIN3_F32", lanewise<min3F<float>>);
   r.add("V_MAX3_F32", lanewise<max3F<float>>);
+  r.add("V_MAXIMUM3_F32", lanewise<maximum3F<float>>);
+  r.add("V_MINIMUM3_F32", lanewise<minimum3F<float>>);
   r.add("V_MED3_F32", lanewise<med3F<float>>);
   r.add("V_MIN3_F16", lanewise<min3F<Half>, op::OpSelDst>);
   r.add("V_MAX3_F16", lanewise<max3F<Half>, op::OpSelDst>);

@@ -192,6 +192,18 @@ template <class I, class T> I toIntSaturate(T v) {
   return static_cast<I>(d);
 }
 
+/// The smaller and larger of two non-NaN values, -0 < +0.
+template <class T> T minOrdered(T a, T b) {
+  if (isZero(a) && isZero(b))
+    return signBit(a) ? a : b;
+  return toDouble(a) < toDouble(b) ? a : b;
+}
+template <class T> T maxOrdered(T a, T b) {
+  if (isZero(a) && isZero(b))
+    return signBit(a) ? b : a;
+  return toDouble(a) >= toDouble(b) ? a : b;
+}
+
 /// IEEE-mode-aware minimum and maximum (the pseudocode of v_min_f32 and
 /// v_max_f32): with MODE.IEEE a signaling NaN input returns that NaN quieted;
 /// otherwise a NaN input returns the other operand; -0 < +0.
@@ -204,9 +216,7 @@ template <class T> T minimum(T a, T b, bool ieee) {
     return b;
   if (isNaN(b))
     return a;
-  if (isZero(a) && isZero(b))
-    return signBit(a) ? a : b;
-  return toDouble(a) < toDouble(b) ? a : b;
+  return minOrdered(a, b);
 }
 template <class T> T maximum(T a, T b, bool ieee) {
   if (ieee && isSignalingNaN(a))
@@ -217,31 +227,21 @@ template <class T> T maximum(T a, T b, bool ieee) {
     return b;
   if (isNaN(b))
     return a;
-  if (isZero(a) && isZero(b))
-    return signBit(a) ? b : a;
-  return toDouble(a) >= toDouble(b) ? a : b;
+  return maxOrdered(a, b);
 }
 
-/// IEEE 754-2019 maximum and minimum (v_maximum3_f32, v_minimum3_f32 on
+/// IEEE 754-2019 minimum and maximum (v_minimum3_f32, v_maximum3_f32 on
 /// gfx950): a NaN input gives that NaN quieted, whatever MODE.IEEE says;
 /// -0 < +0.
-template <class T> T maximumPropagateNaN(T a, T b) {
-  if (isNaN(a))
-    return quietNaN(a);
-  if (isNaN(b))
-    return quietNaN(b);
-  if (isZero(a) && isZero(b))
-    return signBit(a) ? b : a;
-  return toDouble(a) >= toDouble(b) ? a : b;
-}
 template <class T> T minimumPropagateNaN(T a, T b) {
-  if (isNaN(a))
-    return quietNaN(a);
-  if (isNaN(b))
-    return quietNaN(b);
-  if (isZero(a) && isZero(b))
-    return signBit(a) ? a : b;
-  return toDouble(a) < toDouble(b) ? a : b;
+  if (isNaN(a) || isNaN(b))
+    return quietNaN(isNaN(a) ? a : b);
+  return minOrdered(a, b);
+}
+template <class T> T maximumPropagateNaN(T a, T b) {
+  if (isNaN(a) || isNaN(b))
+    return quietNaN(isNaN(a) ? a : b);
+  return maxOrdered(a, b);
 }
 
 } // namespace crest::emu::valu

@@ -50,6 +50,7 @@ GROUPS = ("node", "pytorch-converted", "pytorch-operator", "simple")
 OPS = [
     "Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min",
     "Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Erf",
+    "LeakyRelu", "Log", "Reciprocal",
     "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",

@@ -192,7 +192,18 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
     r = arith::NegFOp::create(b, loc, x);
   else if (isa<AbsOp>(op))
     r = math::AbsFOp::create(b, loc, x);
-  else if (isa<ExpOp>(op))
+  else if (isa<LogOp>(op))
+    r = math::LogOp::create(b, loc, x);
+  else if (auto lr = dyn_cast<LeakyReluOp>(op)) {
+    // olt is false for NaN, which passes through (crest/Semantics).
+    Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      cst(0.0));
+    r = arith::SelectOp::create(
+        b, loc, neg,
+        arith::MulFOp::create(b, loc, cst(lr.getAlpha().convertToDouble()),
+                              x),
+        x);
+  } else if (isa<ExpOp>(op))
     r = math::ExpOp::create(b, loc, x);
   else if (isa<SqrtOp>(op))
     r = math::SqrtOp::create(b, loc, x);

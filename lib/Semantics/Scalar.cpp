@@ -278,6 +278,10 @@ StringRef sem::getElementwiseOpName(ElementwiseOp op) {
     return "hardsigmoid";
   case ElementwiseOp::HardSwish:
     return "hardswish";
+  case ElementwiseOp::LeakyRelu:
+    return "leaky_relu";
+  case ElementwiseOp::Log:
+    return "log";
   case ElementwiseOp::Clip:
     return "clip";
   case ElementwiseOp::Gelu:
@@ -311,6 +315,8 @@ std::optional<ElementwiseOp> sem::lookupElementwiseOp(StringRef name,
       .Case("sigmoid", ElementwiseOp::Sigmoid)
       .Case("hardsigmoid", ElementwiseOp::HardSigmoid)
       .Case("hardswish", ElementwiseOp::HardSwish)
+      .Case("leaky_relu", ElementwiseOp::LeakyRelu)
+      .Case("log", ElementwiseOp::Log)
       .Case("clip", ElementwiseOp::Clip)
       .Case("cast", ElementwiseOp::Cast)
       .Default(std::nullopt);
@@ -335,6 +341,7 @@ bool sem::isCorrectlyRounded(ElementwiseOp op) {
   switch (op) {
   case ElementwiseOp::Pow:
   case ElementwiseOp::Exp:
+  case ElementwiseOp::Log:
   case ElementwiseOp::Tanh:
   case ElementwiseOp::Erf:
   case ElementwiseOp::Sigmoid:
@@ -355,6 +362,7 @@ unsigned sem::getUlpBound(ElementwiseOp op, ScalarType result) {
     return 1;
   switch (op) {
   case ElementwiseOp::Exp:
+  case ElementwiseOp::Log:
     return 2;
   case ElementwiseOp::Sigmoid:
     return 4;
@@ -520,6 +528,13 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
     r = rc(rc(x * v) / 6.0);
     break;
   }
+  case ElementwiseOp::LeakyRelu:
+    // NaN is not below zero and passes through, as does -0.
+    r = x < 0 ? rc(cst(params.alpha) * x) : x;
+    break;
+  case ElementwiseOp::Log:
+    r = rc(std::log(x));
+    break;
   case ElementwiseOp::Clip:
     // An absent (infinite) bound changes nothing: max(x, -inf) = x.
     r = minimum(maximum(x, cst(params.lo)), cst(params.hi));

@@ -386,7 +386,8 @@ Error Evaluator::evaluate(const pkg::Node &node) {
   if (op == "conv2d")
     return conv2d(node);
   if (is_contained({"relu", "sigmoid", "tanh", "erf", "exp", "sqrt", "neg",
-                    "abs", "hardswish", "gelu", "hardsigmoid", "clip", "cast"},
+                    "abs", "hardswish", "gelu", "hardsigmoid", "clip", "cast",
+                    "leaky_relu", "log"},
                    op))
     return unary(node);
   if (is_contained({"add", "sub", "mul", "div", "max", "min", "pow"}, op))
@@ -566,7 +567,8 @@ Error Evaluator::unary(const pkg::Node &node) {
   size_t n = xv.size();
   std::vector<double> out(n), tol(n);
   double uc = computeRoundoff(node.outputs[0]);
-  double alpha = number(node, "alpha").value_or(0.2);
+  double alpha =
+      number(node, "alpha").value_or(op == "leaky_relu" ? 0.01 : 0.2);
   double beta = number(node, "beta").value_or(0.5);
   double lo = number(node, "min").value_or(-INFINITY);
   double hi = number(node, "max").value_or(INFINITY);
@@ -589,6 +591,12 @@ Error Evaluator::unary(const pkg::Node &node) {
     if (op == "relu" || op == "neg" || op == "abs" || op == "cast" ||
         op == "clip") {
       transcendental = false;
+    } else if (op == "leaky_relu") {
+      lip = std::max(1.0, std::fabs(alpha));
+      impl = 4 * uc * std::fabs(y);
+      transcendental = false;
+    } else if (op == "log") {
+      lip = x - t > 0 ? 1 / (x - t) : INFINITY;
     } else if (op == "hardsigmoid") {
       lip = std::fabs(alpha);
       impl = 4 * uc * (std::fabs(y) + std::fabs(alpha * x));

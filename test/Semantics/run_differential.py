@@ -39,11 +39,12 @@ UNARY = {
     "hardsigmoid": " {alpha = 0.166666672 : f32}",
     "clip": " min -0.5 max 6.0", "gelu": "",
     "gelu_tanh": " approximate = tanh",
+    "leaky_relu": " {alpha = 1.250000e-01 : f32}", "log": "",
 }
 BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
 # ulp bounds of the ops that are not correctly rounded (docs/Semantics.md),
 # for f32 results; narrower results: 1.
-ULP32 = {"exp": 2, "sigmoid": 4, "tanh": 8, "erf": 8, "gelu": 8,
+ULP32 = {"exp": 2, "log": 2, "sigmoid": 4, "tanh": 8, "erf": 8, "gelu": 8,
          "gelu_tanh": 8, "pow": 128}
 INEXACT = set(ULP32)
 GELU_ABS = 2.0 ** -22
@@ -209,6 +210,8 @@ def numpy_expect(op, x, z, t):
             "clip": lambda: fmin(fmax(x, np.full_like(x, -0.5)), np.full_like(x, 6.0)),
             "hardswish": lambda: (x * fmin(fmax(x + f(3), np.zeros_like(x)),
                                            np.full_like(x, 6.0))) / f(6),
+            # NaN and -0 are not below zero and pass through.
+            "leaky_relu": lambda: np.where(x < 0, f(0.125) * x, x),
             "hardsigmoid": lambda: fmax(np.zeros_like(x), fmin(
                 np.ones_like(x), f(0.166666672) * x + f(0.5))),
         }.get(op)

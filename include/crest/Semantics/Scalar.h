@@ -182,6 +182,8 @@ enum class ElementwiseOp : uint8_t {
   Sigmoid,
   HardSigmoid,
   HardSwish,
+  LeakyRelu, ///< x < 0 ? alpha x : x (NaN passes through)
+  Log,
   Clip,
   Gelu,     ///< exact: x/2 (1 + erf(x / sqrt 2))
   GeluTanh, ///< the tanh approximation
@@ -205,7 +207,7 @@ unsigned getUlpBound(ElementwiseOp op, ScalarType result);
 
 /// Attributes of the ops that have some.
 struct OpParams {
-  double alpha = 0.2, beta = 0.5; ///< hardsigmoid
+  double alpha = 0.2, beta = 0.5; ///< hardsigmoid (alpha: leaky_relu too)
   /// clip's bounds (an absent bound is infinite)
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();

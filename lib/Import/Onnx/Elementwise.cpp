@@ -36,6 +36,33 @@ LogicalResult Importer::importHardSigmoid() {
                           builder.getF32FloatAttr(beta)));
 }
 
+/// Reciprocal(x) = 1 / x: one crest.div of a rank-0 one (correctly
+/// rounded, the scalar core's div).
+static LogicalResult importReciprocal(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) || failed(im.checkAttributes({})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  Type element = Importer::tensorType(im.input(0)).getElementType();
+  Value one = im.materialize(DenseElementsAttr::get(
+      RankedTensorType::get({}, element), FloatAttr::get(element, 1.0)));
+  FailureOr<Value> r = im.binaryByName("Div", one, im.input(0));
+  if (failed(r))
+    return failure();
+  return im.setOutput(0, *r);
+}
+
+LogicalResult Importer::importLeakyRelu() {
+  if (failed(expectInputs(1, 1)) || failed(checkAttributes({"alpha"})) ||
+      failed(expectFloat(input(0), "input")))
+    return failure();
+  float alpha = floatAttr("alpha", 0.01f);
+  if (!std::isfinite(alpha))
+    return error() << "alpha must be finite";
+  return setOutput(0, LeakyReluOp::create(builder, loc, tensorType(input(0)),
+                                          input(0),
+                                          builder.getF32FloatAttr(alpha)));
+}
+
 LogicalResult Importer::importBinary() {
   StringRef op = node->op_type();
   bool variadic = op == "Max" || op == "Min";
@@ -133,6 +160,10 @@ void crest::onnx_import::registerElementwiseConverters(
   registry.add("Sqrt", 1, kNewestOpset, importUnary<SqrtOp>);
   registry.add("Neg", 1, kNewestOpset, importUnary<NegOp>);
   registry.add("Abs", 1, kNewestOpset, importUnary<AbsOp>);
+  registry.add("Log", 1, kNewestOpset, importUnary<LogOp>);
+  registry.add("Reciprocal", 1, kNewestOpset, importReciprocal);
+  registry.add("LeakyRelu", 1, kNewestOpset,
+               [](Importer &im) { return im.importLeakyRelu(); });
   registry.add("HardSwish", 1, kNewestOpset, importUnary<HardSwishOp>);
   registry.add("HardSigmoid", 1, kNewestOpset,
                [](Importer &im) { return im.importHardSigmoid(); });

@@ -177,6 +177,7 @@ public:
   // Converters (one family per file: Elementwise.cpp, MatMul.cpp,
   // ConvPool.cpp, DataMovement.cpp, Normalization.cpp, Reduction.cpp).
   LogicalResult importHardSigmoid();
+  LogicalResult importLeakyRelu();
   LogicalResult importIdentity();
   LogicalResult importBinary();
   LogicalResult importGlobalAveragePool();

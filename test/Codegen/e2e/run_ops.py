@@ -76,6 +76,8 @@ def unary_ref(name, x):
         "hardswish": lambda: x * np.clip(x + 3, 0, 6) / 6,
         "hardsigmoid": lambda: np.clip(x / 6 + 0.5, 0, 1),
         "clip": lambda: np.clip(x, -0.5, 1.25),
+        "leaky_relu": lambda: np.where(x < 0, 0.1 * x, x),
+        "log": lambda: np.log(x),
     }[name]()
 
 
@@ -185,11 +187,13 @@ def main():
     exact = op in EXACT
     out_elt, out_shape = dt, shape
     if op in ("relu", "neg", "abs", "exp", "sqrt", "tanh", "erf", "sigmoid",
-              "gelu", "gelu_tanh", "hardswish", "hardsigmoid", "clip"):
-        x = store("x", data(shape, positive=(op == "sqrt")), dt)
+              "gelu", "gelu_tanh", "hardswish", "hardsigmoid", "clip",
+              "leaky_relu", "log"):
+        x = store("x", data(shape, positive=(op in ("sqrt", "log"))), dt)
         inputs = ["x"]
         attrs = {"gelu_tanh": " approximate = tanh", "clip": " min -0.5 max 1.25",
-                 "hardsigmoid": " {alpha = 0.16666667 : f32}"}.get(op, "")
+                 "hardsigmoid": " {alpha = 0.16666667 : f32}",
+                 "leaky_relu": " {alpha = 0.1 : f32}"}.get(op, "")
         name = "gelu" if op == "gelu_tanh" else op
         if op == "hardsigmoid":
             body = f"%r = crest.hardsigmoid %x0 {{alpha = 0.166666672 : f32}} : {T}"

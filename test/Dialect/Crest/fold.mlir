@@ -72,3 +72,42 @@ func.func @no_fold(%arg: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %s = crest.add %arg, %c : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
   return %e, %s : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// leaky_relu: alpha * x below zero (expected values from NumPy:
+// np.where(x < 0, np.float32(0.125) * x, x)); NaN passes through.
+// CHECK-LABEL: func.func @leaky_relu
+// CHECK-DAG: arith.constant dense<[-3.125000e-01, -9.375000e-02, 1.500000e+00, 3.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<0x7FC00000> : tensor<2xf32>
+// CHECK-NOT: crest.leaky_relu
+func.func @leaky_relu() -> (tensor<4xf32>, tensor<2xf32>) {
+  %v = arith.constant dense<[-2.5, -0.75, 1.5, 3.0]> : tensor<4xf32>
+  %nan = arith.constant dense<0x7FC00000> : tensor<2xf32>
+  %a = crest.leaky_relu %v {alpha = 0.125 : f32} : tensor<4xf32>
+  %b = crest.leaky_relu %nan : tensor<2xf32>
+  return %a, %b : tensor<4xf32>, tensor<2xf32>
+}
+
+// -----
+
+// The default alpha is ONNX's 0.01: f32(0.01) * -4 = -0.04 in f32.
+// CHECK-LABEL: func.func @leaky_relu_default
+// CHECK: arith.constant dense<-4.000000e-02> : tensor<2xf32>
+func.func @leaky_relu_default() -> tensor<2xf32> {
+  %v = arith.constant dense<-4.0> : tensor<2xf32>
+  %a = crest.leaky_relu %v : tensor<2xf32>
+  return %a : tensor<2xf32>
+}
+
+// -----
+
+// log has a transcendental step and does not fold (docs/Semantics.md);
+// its values are checked on the emulator (test/Codegen/e2e/ops-activations).
+// CHECK-LABEL: func.func @log
+// CHECK: crest.log
+func.func @log() -> tensor<3xf32> {
+  %v = arith.constant dense<[4.0, 0.5, 1.0]> : tensor<3xf32>
+  %a = crest.log %v : tensor<3xf32>
+  return %a : tensor<3xf32>
+}

@@ -889,3 +889,19 @@ func.func @pool_ceil_mode_drops_padding_window(%x: tensor<1x2x5x5xf32>) {
           : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
   return
 }
+
+// -----
+
+func.func @leaky_relu_alpha_inf(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'crest.leaky_relu' op alpha = INF must be finite}}
+  %0 = crest.leaky_relu %x {alpha = 0x7F800000 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @leaky_relu_alpha_nan(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'crest.leaky_relu' op alpha = nan must be finite}}
+  %0 = crest.leaky_relu %x {alpha = 0x7FC00000 : f32} : tensor<4xf32>
+  return
+}

@@ -603,6 +603,13 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
+LogicalResult LeakyReluOp::verify() {
+  float alpha = getAlpha().convertToFloat();
+  if (!std::isfinite(alpha))
+    return emitOpError() << "alpha = " << alpha << " must be finite";
+  return success();
+}
+
 LogicalResult HardSigmoidOp::verify() {
   float alpha = getAlpha().convertToFloat();
   float beta = getBeta().convertToFloat();
@@ -1169,6 +1176,7 @@ CREST_FOLD_ELEMENTWISE(SqrtOp, Sqrt)
 CREST_FOLD_ELEMENTWISE(NegOp, Neg)
 CREST_FOLD_ELEMENTWISE(AbsOp, Abs)
 CREST_FOLD_ELEMENTWISE(HardSwishOp, HardSwish)
+CREST_FOLD_ELEMENTWISE(LogOp, Log)
 CREST_FOLD_ELEMENTWISE(AddOp, Add)
 CREST_FOLD_ELEMENTWISE(SubOp, Sub)
 CREST_FOLD_ELEMENTWISE(MulOp, Mul)
@@ -1185,6 +1193,13 @@ OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {
                              ? sem::ElementwiseOp::GeluTanh
                              : sem::ElementwiseOp::Gelu,
                          adaptor.getOperands());
+}
+
+OpFoldResult LeakyReluOp::fold(FoldAdaptor adaptor) {
+  sem::OpParams params;
+  params.alpha = getAlpha().convertToDouble();
+  return foldElementwise(*this, sem::ElementwiseOp::LeakyRelu,
+                         adaptor.getOperands(), params);
 }
 
 OpFoldResult HardSigmoidOp::fold(FoldAdaptor adaptor) {

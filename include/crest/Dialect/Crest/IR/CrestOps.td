@@ -164,6 +164,26 @@ def Crest_NegOp : Crest_UnaryOp<"neg"> {
 def Crest_AbsOp : Crest_UnaryOp<"abs"> {
   let summary = "|x|";
 }
+def Crest_LogOp : Crest_UnaryOp<"log"> {
+  let summary = "Natural logarithm";
+  let description = [{
+    `log(x)`: -inf at +-0, NaN below zero and for NaN.
+  }];
+}
+def Crest_LeakyReluOp : Crest_UnaryOp<"leaky_relu"> {
+  let summary = "x < 0 ? alpha * x : x";
+  let description = [{
+    `alpha` defaults to 0.01 (the ONNX default) and must be finite. NaN
+    propagates (a NaN input is not below zero and is returned as is).
+
+    ```mlir
+    %y = crest.leaky_relu %x {alpha = 1.000000e-01 : f32} : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Crest_FloatTensor:$input,
+                       DefaultValuedAttr<F32Attr, "0.01f">:$alpha);
+  let hasVerifier = 1;
+}
 def Crest_HardSwishOp : Crest_UnaryOp<"hardswish"> {
   let summary = "x * max(0, min(1, x / 6 + 1/2))";
 }

@@ -227,6 +227,31 @@ TEST(ScalarSemantics, CompositesRoundEachStepInF32) {
   EXPECT_EQ(evaluate(ElementwiseOp::HardSwish, {-3.0}, f32), 0.0);
 }
 
+TEST(ScalarSemantics, LeakyReluAndLog) {
+  ScalarType f32 = ScalarType::getF32(), f16 = ScalarType::getF16();
+  OpParams leaky;
+  leaky.alpha = 0.1;
+  // alpha is an f32 constant; alpha x rounds once in the result's type.
+  EXPECT_EQ(evaluate(ElementwiseOp::LeakyRelu, {-3.0}, f32, leaky),
+            double(0.1f * -3.0f));
+  EXPECT_EQ(evaluate(ElementwiseOp::LeakyRelu, {-3.0}, f16, leaky),
+            castTo(double(0.1f * -3.0f), f16));
+  EXPECT_EQ(evaluate(ElementwiseOp::LeakyRelu, {2.5}, f32, leaky), 2.5);
+  // NaN is not below zero and -0 is not either: both pass through.
+  EXPECT_TRUE(std::isnan(evaluate(ElementwiseOp::LeakyRelu, {kNaN}, f32,
+                                  leaky)));
+  EXPECT_TRUE(std::signbit(evaluate(ElementwiseOp::LeakyRelu, {-0.0}, f32,
+                                    leaky)));
+  EXPECT_EQ(evaluate(ElementwiseOp::Log, {1.0}, f32), 0.0);
+  EXPECT_EQ(evaluate(ElementwiseOp::Log, {0.0}, f32), -kInf);
+  EXPECT_EQ(evaluate(ElementwiseOp::Log, {kInf}, f32), kInf);
+  EXPECT_TRUE(std::isnan(evaluate(ElementwiseOp::Log, {-1.0}, f32)));
+  EXPECT_EQ(evaluate(ElementwiseOp::Log, {8.0}, f32),
+            double(float(3 * std::log(2.0))));
+  EXPECT_FALSE(isCorrectlyRounded(ElementwiseOp::Log));
+  EXPECT_TRUE(isCorrectlyRounded(ElementwiseOp::LeakyRelu));
+}
+
 TEST(ScalarSemantics, Denormals) {
   const auto &half = APFloat::IEEEhalf();
   EXPECT_TRUE(isDenormal(std::ldexp(1.0, -15), half));

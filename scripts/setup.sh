@@ -8,6 +8,9 @@ PACKAGES=(
   # Toolchain and MLIR/LLVM 22 (headers, static libs, CMake packages, tools).
   cmake ninja-build ccache
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  # Sanitizer and libFuzzer runtimes: the fuzz targets (fuzz/) and the
+  # sanitizer build (CREST_SANITIZE, docs/Reliability.md).
+  libclang-rt-22-dev
   # clang-offload-bundler, for tests that compile HIP programs.
   clang-tools-22
   liblld-22-dev zlib1g-dev libzstd-dev

@@ -21,7 +21,29 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%crest_src_root", config.crest_src_root))
 config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
-config.substitutions.append(("%python", sys.executable))
+# A sanitizer build (CREST_SANITIZE, docs/Reliability.md): every Crest
+# binary links ASan's shared runtime. Programs that are not instrumented but
+# load Crest's shared libraries (python3 through ctypes, Debian's mlir-opt with
+# the plugin) get it preloaded through %python, %{crest_python} and
+# %mlir_opt. The options:
+# - detect_leaks=0: LLVM's and MLIR's singletons are never freed;
+# - detect_container_overflow=0: Debian's LLVM and MLIR libraries are not
+#   instrumented, so std::vector's annotations are one-sided;
+# - detect_odr_violation=0: MLIR's static libraries are linked into several
+#   of Crest's shared objects, as in the normal build;
+# - verify_asan_link_order=0: C programs of the tests that link
+#   libCrestRuntimeC.so without being instrumented themselves.
+# UBSan's reports are fatal (-fno-sanitize-recover=all).
+sanitizer_preload = ""
+if config.crest_sanitize:
+    config.available_features.add("sanitized")
+    config.environment["ASAN_OPTIONS"] = ":".join([
+        "detect_leaks=0", "detect_container_overflow=0",
+        "detect_odr_violation=0", "verify_asan_link_order=0",
+        "abort_on_error=0", "print_summary=1"])
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    sanitizer_preload = "env LD_PRELOAD=" + config.crest_sanitizer_runtime + " "
+config.substitutions.append(("%python", sanitizer_preload + sys.executable))
 # Crest's version, from project(Crest VERSION ...) in CMakeLists.txt.
 config.substitutions.append(("%crest_version", config.crest_version))
 config.substitutions.append(
@@ -59,7 +81,7 @@ if subprocess.call([sys.executable, "-c", "import pytest"],
 else:
     config.substitutions.append(("%{pytest}", sys.executable))
 config.substitutions.append(
-    ("%{crest_python}", "env PYTHONPATH=" +
+    ("%{crest_python}", sanitizer_preload + "env PYTHONPATH=" +
      os.path.join(config.crest_obj_root, "python")))
 
 llvm_config.use_default_substitutions()
@@ -77,6 +99,12 @@ tools = [
     ToolSubst("crest-example-compile-and-run", unresolved="fatal"),
     ToolSubst("crest-translate", unresolved="fatal"),
 ]
+# The fuzz targets (fuzz/, test/Fuzz).
+tools += [ToolSubst("crest-%s-fuzzer" % t, unresolved="fatal")
+          for t in ("onnx", "ir", "package", "code-object", "npy",
+                    "tensor-proto", "emulator")]
+if config.crest_fuzz_engine.startswith("libfuzzer"):
+    config.available_features.add("libfuzzer")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # A machine with an AMD GPU driver (tests of the HIP "no device" path are
@@ -112,7 +140,8 @@ if os.path.isdir(config.crest_shared_dir):
 
 # Debian's mlir-opt-22 and Crest's plugin for it (test/Plugin).
 config.substitutions.append(
-    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+    ("%mlir_opt", sanitizer_preload +
+     os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(
     ("%crest_plugin",
      os.path.join(config.crest_obj_root, "lib", "libCrestPlugin.so")))
@@ -123,8 +152,16 @@ config.substitutions.append(
 consumer_env = ["CC=" + config.cmake_c_compiler,
                 "CXX=" + config.cmake_cxx_compiler, "CMAKE_GENERATOR=Ninja",
                 "CMAKE_BUILD_PARALLEL_LEVEL=2"]
+ldflags = []
 if config.llvm_use_linker:
-    consumer_env.append("LDFLAGS=-fuse-ld=" + config.llvm_use_linker)
+    ldflags.append("-fuse-ld=" + config.llvm_use_linker)
+if config.crest_sanitize:
+    # Crest's static libraries are instrumented: a program that links them
+    # links the same sanitizer runtime.
+    ldflags += ["-fsanitize=" + config.crest_sanitize, "-shared-libsan",
+                "-Wl,-rpath," + os.path.dirname(config.crest_sanitizer_runtime)]
+if ldflags:
+    consumer_env.append("LDFLAGS='" + " ".join(ldflags) + "'")
 config.substitutions.append(("%{consumer_env}", "env " + " ".join(consumer_env)))
 config.substitutions.append(("%cmake", config.cmake_command))
 

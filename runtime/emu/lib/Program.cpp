@@ -22,6 +22,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
@@ -227,6 +228,83 @@ static std::optional<unsigned> findVop3Literal(ArrayRef<uint8_t> bytes,
   return std::nullopt;
 }
 
+/// Runs `fn` (a call into LLVM's AMDGPU disassembler or printer) so that a
+/// crash in it is caught rather than ending the process: LLVM 22's
+/// disassembler crashes on several malformed encodings (a destination or
+/// source field naming a literal where none can be, among others). The
+/// guards before the disassembler catch the classes known (with their own
+/// messages); this catches the rest. LLVM's CrashRecoveryContext handles the
+/// signal on this thread only and passes signals outside a guarded call on
+/// to the handlers installed before it (a sanitizer's, a fuzzer's).
+static bool runGuarded(llvm::function_ref<void()> fn) {
+  static std::once_flag enabled;
+  std::call_once(enabled, [] { CrashRecoveryContext::Enable(); });
+  CrashRecoveryContext context;
+  return context.RunSafely(fn);
+}
+
+static std::string disassemblerCrash(ArrayRef<uint8_t> bytes,
+                                     StringRef chip) {
+  std::string hex;
+  for (uint8_t b : bytes.take_front(12))
+    hex += formatv("{0:x-2} ", b).str();
+  return formatv("LLVM's disassembler fails on the bytes {0}(not an "
+                 "instruction {1} can run)",
+                 hex, chip)
+      .str();
+}
+
+/// On chips without VOP3 literals (the gfx9 family), a MUBUF or MTBUF
+/// instruction at the start of `bytes` whose SOFFSET names a literal (255).
+/// The ISA allows only an SGPR, M0 or an inline constant there, and LLVM 22's
+/// disassembler crashes on it.
+static bool hasBufferLiteralOffset(ArrayRef<uint8_t> bytes,
+                                   bool chipHasVop3Literal) {
+  if (chipHasVop3Literal || bytes.size() < 8)
+    return false;
+  uint32_t first = support::endian::read32le(bytes.data());
+  // MUBUF starts 0b111000, MTBUF 0b111010; SOFFSET is bits 31:24 of the
+  // second dword.
+  unsigned prefix = first >> 26;
+  if (prefix != 0x38 && prefix != 0x3a)
+    return false;
+  return (support::endian::read32le(bytes.data() + 4) >> 24) == 255;
+}
+
+/// The VOP2 forms with a 32-bit constant K after the instruction word
+/// (v_madmk/madak/fmamk/fmaak, f32 and f16), by VOP2 opcode (bits 30:25):
+/// K's position among the MC operands (vdst, src0, K, src1 for the mk
+/// forms; vdst, src0, src1, K for the ak forms), or none. LLVM 22's
+/// disassembler decodes K as a source-operand encoding: a K of 128 to 254
+/// comes out as an inline constant (K = 0xf0 as 0.5) and a K of 255 crashes
+/// it. The decoder hands LLVM a K of 0 and takes K from the bytes.
+static std::optional<unsigned> getConstantKOperand(uint32_t first,
+                                                   bool gfx9Encoding) {
+  if (first >> 31)
+    return std::nullopt;
+  unsigned opcode = (first >> 25) & 0x3f;
+  if (gfx9Encoding) {
+    switch (opcode) {
+    case 0x17: // v_madmk_f32 / v_fmamk_f32
+    case 0x24: // v_madmk_f16
+      return 2;
+    case 0x18: // v_madak_f32 / v_fmaak_f32
+    case 0x25: // v_madak_f16
+      return 3;
+    }
+    return std::nullopt;
+  }
+  switch (opcode) {
+  case 0x2c: // v_fmamk_f32
+  case 0x37: // v_fmamk_f16
+    return 2;
+  case 0x2d: // v_fmaak_f32
+  case 0x38: // v_fmaak_f16
+    return 3;
+  }
+  return std::nullopt;
+}
+
 Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
                                                    const Kernel &kernel) {
   Expected<const MCBundle *> mcOrErr = getMCBundle(object.getChip().name);
@@ -249,10 +327,18 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
                                  .str());
   };
 
+  // The disassembler reads the code with 8 zero bytes after it: LLVM 22's
+  // crashes when a literal operand needs bytes past the end of its buffer,
+  // so it never gets to the end; an instruction that extends into the
+  // padding is refused below.
   ArrayRef<uint8_t> code = kernel.code;
+  std::vector<uint8_t> padded(code.begin(), code.end());
+  padded.resize(code.size() + 8, 0);
+  bool gfx9Encoding = object.getChip().name.starts_with("gfx9");
   uint64_t offset = 0;
   while (offset < code.size()) {
     uint64_t address = kernel.entryAddress + offset;
+    ArrayRef<uint8_t> bytes = ArrayRef<uint8_t>(padded).slice(offset);
     // A literal in a VOP3 (or VOP3P) source field where the chip has no VOP3
     // literals is not an instruction (nor padding, which is s_code_end or
     // zeros); refuse it before the disassembler sees it (MCBundle::vop3Literal).
@@ -263,16 +349,59 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
                            "= 255), which {1} cannot encode",
                            *field, object.getChip().name)
                        .str());
+    if (hasBufferLiteralOffset(code.slice(offset), mc.vop3Literal))
+      return error(address,
+                   formatv("MUBUF/MTBUF instruction whose soffset names a "
+                           "literal (255), which {0} cannot encode",
+                           object.getChip().name)
+                       .str());
+    // A constant K is decoded from a copy that holds 0 in its place.
+    std::optional<unsigned> kOperand;
+    uint32_t constantK = 0;
+    std::array<uint8_t, 8> kForm;
+    if (code.size() - offset >= 4)
+      kOperand = getConstantKOperand(support::endian::read32le(bytes.data()),
+                                     gfx9Encoding);
+    if (kOperand) {
+      if (code.size() - offset < 8)
+        return error(address, "instruction with a constant K runs past the "
+                              "end of the code");
+      constantK = support::endian::read32le(bytes.data() + 4);
+      std::copy(bytes.begin(), bytes.begin() + 4, kForm.begin());
+      std::fill(kForm.begin() + 4, kForm.end(), 0);
+    }
     MCInst mcInst;
     uint64_t size = 0;
-    MCDisassembler::DecodeStatus status = mc.disassembler->getInstruction(
-        mcInst, size, code.slice(offset), address, nulls());
+    MCDisassembler::DecodeStatus status = MCDisassembler::Fail;
+    if (!runGuarded([&] {
+          status = mc.disassembler->getInstruction(
+              mcInst, size, kOperand ? ArrayRef<uint8_t>(kForm) : bytes,
+              address, nulls());
+        }))
+      return error(address, disassemblerCrash(code.slice(offset),
+                                              object.getChip().name));
     if (status != MCDisassembler::Success || size == 0) {
       // Padding after s_endpgm (s_code_end, zeros) is not code.
       if (!program->insts.empty())
         break;
       return error(address, "cannot decode the instruction bytes");
     }
+    if (kOperand && (size != 8 || mcInst.getNumOperands() <= *kOperand ||
+                     !mcInst.getOperand(*kOperand).isImm()))
+      return error(address, "unexpected operands for an instruction with a "
+                            "constant K");
+    if (offset + size > code.size()) {
+      // Bytes after the last instruction that do not make a whole one are
+      // padding, as undecodable ones are.
+      if (!program->insts.empty())
+        break;
+      return error(address, formatv("instruction of {0} bytes runs past the "
+                                    "end of the code ({1} bytes left)",
+                                    size, code.size() - offset)
+                                .str());
+    }
+    if (kOperand)
+      mcInst.getOperand(*kOperand).setImm(constantK);
 
     Inst inst;
     inst.address = address;
@@ -282,7 +411,11 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &object,
     Handler handler = registry.lookup(key, &inst.name);
     std::string text;
     raw_string_ostream os(text);
-    mc.printer->printInst(&mcInst, address, "", *mc.subtargetInfo, os);
+    if (!runGuarded([&] {
+          mc.printer->printInst(&mcInst, address, "", *mc.subtargetInfo, os);
+        }))
+      return error(address, disassemblerCrash(code.slice(offset),
+                                              object.getChip().name));
     StringRef disassembly = StringRef(text).trim();
     if (!handler)
       return error(address,

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Runs one of Crest's fuzz targets (fuzz/, docs/Reliability.md) for SECONDS
+# seconds in the fuzzing build: every Crest library with libFuzzer's coverage,
+# ASan and UBSan.
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
+#   scripts/fuzz.sh all SECONDS          each target in turn, SECONDS each
+#   scripts/fuzz.sh hours                CPU-hours and executions so far
+#
+# TARGET: onnx, ir, package, code-object, npy, tensor-proto, emulator.
+# The build goes to ${CREST_SANITIZE_BUILD_DIR:-build-san} (configured with
+# CREST_SANITIZE=address,undefined and CREST_FUZZ=ON on first use, which
+# takes about half an hour on two cores). Seeds come from
+# scripts/fuzz-corpus.py; what the fuzzer learns stays in
+# BUILD/fuzz-corpus/TARGET; a crash is written to BUILD/fuzz-crashes/TARGET/
+# and makes this script fail (copy it to test/Fuzz/Inputs/TARGET/, fix the
+# cause: test/Fuzz replays it in every build). Each run appends a line to
+# BUILD/fuzz-log.tsv: date, target, seconds run, executions, crashed (0/1).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${CREST_SANITIZE_BUILD_DIR:-$root/build-san}"
+targets=(onnx ir package code-object npy tensor-proto emulator)
+log="$build/fuzz-log.tsv"
+
+usage() {
+  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+hours() {
+  if [ ! -f "$log" ]; then
+    echo "fuzz: no runs logged in $log"
+    return 0
+  fi
+  awk -F'\t' '{ s[$2] += $3; e[$2] += $4; c[$2] += $5 }
+    END { for (t in s) printf "fuzz: %-12s %7.2f CPU-hours %12d executions %d crashes\n",
+                              t, s[t] / 3600, e[t], c[t] }' "$log" | sort
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = hours ]; then
+  hours
+  exit 0
+fi
+[ $# -ge 2 ] || usage
+target="$1"; seconds="$2"; shift 2
+[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+if [ "$target" = all ]; then
+  status=0
+  for t in "${targets[@]}"; do
+    "${BASH_SOURCE[0]}" "$t" "$seconds" "$@" || status=1
+  done
+  exit $status
+fi
+case " ${targets[*]} " in
+  *" $target "*) ;;
+  *) echo "fuzz: unknown target '$target' (known: ${targets[*]})" >&2; exit 2 ;;
+esac
+
+# The fuzzing build.
+if [ ! -f "$build/build.ninja" ]; then
+  "$root/scripts/setup.sh"
+  llvm=/usr/lib/llvm-22
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$llvm/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
+    -DCMAKE_C_COMPILER="$llvm/bin/clang" \
+    -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
+    -DLLVM_USE_LINKER=lld \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    -DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON
+fi
+ninja -C "$build" "crest-$target-fuzzer" crest-emulator-fuzzer-templates \
+  crest-compile >/dev/null
+
+seeds="$build/fuzz-corpus/seeds"
+if [ ! -d "$seeds/$target" ]; then
+  /usr/bin/python3 "$root/scripts/fuzz-corpus.py" --tools "$build/bin" \
+    --out "$seeds"
+fi
+corpus="$build/fuzz-corpus/$target"
+crashes="$build/fuzz-crashes/$target"
+mkdir -p "$corpus" "$crashes"
+
+case "$target" in
+  npy|tensor-proto) max_len=4096 ;;
+  emulator) max_len=2048 ;;
+  ir) max_len=16384 ;;
+  *) max_len=65536 ;;
+esac
+
+# As the sanitized lit suite runs (test/lit.cfg.py, which says why): LLVM's and MLIR's
+# singletons are never freed, and their libraries are not instrumented.
+export ASAN_OPTIONS="detect_leaks=0:detect_container_overflow=0:detect_odr_violation=0:allow_user_poisoning=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+
+out="$build/fuzz-last-$target.log"
+start=$(date +%s)
+set +e
+"$build/bin/crest-$target-fuzzer" -max_total_time="$seconds" -timeout=30 \
+  -rss_limit_mb=4096 -max_len="$max_len" -print_final_stats=1 \
+  -artifact_prefix="$crashes/" "$@" "$corpus" "$seeds/$target" >"$out" 2>&1
+status=$?
+set -e
+elapsed=$(( $(date +%s) - start ))
+executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
+printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$elapsed" \
+  "${executions:-0}" "$([ $status -eq 0 ] && echo 0 || echo 1)" >>"$log"
+echo "fuzz: $target: $elapsed s, ${executions:-0} executions, exit $status (log: $out)"
+if [ $status -ne 0 ]; then
+  grep -E 'ERROR|SUMMARY|invariant|Test unit written' "$out" | head -5 >&2
+  exit 1
+fi

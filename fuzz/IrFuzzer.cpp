@@ -10,13 +10,11 @@
 
 #include "Fuzz.h"
 
-#include "crest/InitCrest.h"
+#include "FuzzMlir.h"
+
 #include "crest/Support/Limits.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -24,11 +22,8 @@
 
 using namespace llvm;
 
-static mlir::DialectRegistry *registry;
-
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  registry = new mlir::DialectRegistry();
-  crest::registerAllCrestDialects(*registry);
+  crest::fuzz::getRegistry();
   return 0;
 }
 
@@ -47,22 +42,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     consumeError(std::move(error));
     return 0;
   }
-  // A context per input: a crash must not depend on the inputs before it.
-  mlir::MLIRContext context(*registry, mlir::MLIRContext::Threading::DISABLED);
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler collect(&context, [&](mlir::Diagnostic &d) {
-    diagnostics += d.str() + "\n";
-    return mlir::success();
-  });
-  mlir::OwningOpRef<mlir::ModuleOp> module = parse(text, context);
+  crest::fuzz::FuzzContext fuzz;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(text, fuzz.context);
   if (!module)
     return 0;
   std::string printed;
   raw_string_ostream os(printed);
   module->print(os);
-  diagnostics.clear();
-  if (!parse(printed, context))
+  fuzz.diagnostics.clear();
+  if (!parse(printed, fuzz.context))
     crest::fuzz::reportBug("an accepted module does not parse once printed:\n" +
-                           diagnostics + "--- printed:\n" + printed);
+                           fuzz.diagnostics + "--- printed:\n" + printed);
   return 0;
 }

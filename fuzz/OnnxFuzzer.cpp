@@ -9,38 +9,30 @@
 
 #include "Fuzz.h"
 
-#include "crest/Import/OnnxImport.h"
-#include "crest/InitCrest.h"
+#include "FuzzMlir.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
+#include "crest/Import/OnnxImport.h"
+
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
-static mlir::DialectRegistry *registry;
-
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  registry = new mlir::DialectRegistry();
-  crest::registerAllCrestDialects(*registry);
+  crest::fuzz::getRegistry();
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   StringRef bytes(reinterpret_cast<const char *>(data), size);
-  // A context per input: a crash must not depend on the inputs before it.
-  mlir::MLIRContext context(*registry, mlir::MLIRContext::Threading::DISABLED);
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  crest::fuzz::FuzzContext fuzz;
   crest::OnnxImportOptions options;
   options.textFormat = !bytes.empty() && isAlpha(bytes.front());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      crest::importOnnxModel(bytes, "fuzz.onnx", &context, options);
+      crest::importOnnxModel(bytes, "fuzz.onnx", &fuzz.context, options);
   if (module && mlir::failed(mlir::verify(*module)))
     crest::fuzz::reportBug("the importer accepted a model and built a module "
-                           "that does not verify");
+                           "that does not verify:\n" + fuzz.diagnostics);
   return 0;
 }

@@ -57,24 +57,11 @@ case " ${targets[*]} " in
   *) echo "fuzz: unknown target '$target' (known: ${targets[*]})" >&2; exit 2 ;;
 esac
 
-# The fuzzing build.
-if [ ! -f "$build/build.ninja" ]; then
-  "$root/scripts/setup.sh"
-  llvm=/usr/lib/llvm-22
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
-  cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DMLIR_DIR="$llvm/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-    -DCMAKE_C_COMPILER="$llvm/bin/clang" \
-    -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
-    -DLLVM_USE_LINKER=lld \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON
-fi
-ninja -C "$build" "crest-$target-fuzzer" crest-emulator-fuzzer-templates \
-  crest-compile >/dev/null
+# The fuzzing build (scripts/sanitize.sh's).
+CREST_BUILD_DIR="$build" \
+  CREST_CMAKE_ARGS="-DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON" \
+  CREST_BUILD_TARGETS="crest-$target-fuzzer crest-emulator-fuzzer-templates crest-compile" \
+  "$root/scripts/build.sh" >/dev/null
 
 seeds="$build/fuzz-corpus/seeds"
 if [ ! -d "$seeds/$target" ]; then

@@ -9,22 +9,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${CREST_SANITIZE_BUILD_DIR:-$root/build-san}"
 
-"$root/scripts/setup.sh"
+CREST_BUILD_DIR="$build" \
+  CREST_CMAKE_ARGS="-DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON" \
+  "$root/scripts/build.sh"
 llvm=/usr/lib/llvm-22
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DMLIR_DIR="$llvm/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-    -DCMAKE_C_COMPILER="$llvm/bin/clang" \
-    -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
-    -DLLVM_USE_LINKER=lld \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON
-fi
-ninja -C "$build"
 
 xml="$build/test-results.xml"
 rm -f "$xml"

@@ -340,7 +340,9 @@ LogicalResult Importer::checkAttributes(ArrayRef<StringRef> supported) {
 }
 
 FailureOr<int64_t> Importer::normalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  // [-rank, rank - 1]: a rank-0 tensor has no axis (Slice, Squeeze, Concat,
+  // Gather, Softmax, ... index the dimensions with it).
+  if (axis < -rank || axis >= rank)
     return error() << "axis " << axis << " is out of range for rank " << rank;
   return axis < 0 ? axis + rank : axis;
 }

@@ -50,7 +50,8 @@ GROUPS = ("node", "pytorch-converted", "pytorch-operator", "simple")
 OPS = [
     "Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min",
     "Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Erf",
-    "LeakyRelu", "Log", "Reciprocal",
+    "LeakyRelu", "Log", "Reciprocal", "Elu", "Selu", "Celu", "Softsign",
+    "Softplus", "PRelu",
     "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",

@@ -51,6 +51,160 @@ static LogicalResult importReciprocal(Importer &im) {
   return im.setOutput(0, *r);
 }
 
+namespace {
+/// Builds an activation ONNX defines by a formula as that formula of crest
+/// ops, each with its own semantics (docs/Semantics.md), in the input's
+/// element type.
+class Formula {
+public:
+  Formula(Importer &im, Value x)
+      : im(im), element(Importer::tensorType(x).getElementType()) {}
+
+  /// A rank-0 constant, broadcast by the binary ops.
+  Value constant(double v) {
+    return im.materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, element), FloatAttr::get(element, v)));
+  }
+  template <typename OpTy> Value unary(Value x) {
+    return OpTy::create(im.builder, im.loc, Importer::tensorType(x), x);
+  }
+  /// `op` (Add, Sub, Mul, Div, Max, Min) with ONNX broadcasting; a failure
+  /// has been diagnosed.
+  Value binary(StringRef op, Value a, Value b) {
+    if (failed || !a || !b)
+      return {};
+    FailureOr<Value> r = im.binaryByName(op, a, b);
+    if (::mlir::failed(r)) {
+      failed = true;
+      return {};
+    }
+    return *r;
+  }
+  /// alpha * (exp(min(x, 0) / scale) - 1): the negative branch of Elu,
+  /// Selu and Celu, 0 for x >= 0 (and NaN for NaN, which min propagates).
+  Value negativeExpBranch(Value x, double alpha, double scale = 1) {
+    Value neg = binary("Min", x, constant(0));
+    if (scale != 1)
+      neg = binary("Div", neg, constant(scale));
+    if (!neg)
+      return {};
+    Value em1 = binary("Sub", unary<ExpOp>(neg), constant(1));
+    return alpha == 1 ? em1 : binary("Mul", constant(alpha), em1);
+  }
+  LogicalResult finish(Value result) {
+    if (failed || !result)
+      return failure();
+    return im.setOutput(0, result);
+  }
+
+  bool failed = false;
+
+private:
+  Importer &im;
+  Type element;
+};
+} // namespace
+
+/// Elu(x) = x for x >= 0, alpha (e^x - 1) below: max(x, 0) plus the
+/// negative branch. e^x - 1 is exp's result minus one, so for small
+/// negative x the absolute error is about one ulp of 1 (6e-8 in f32).
+static LogicalResult importElu(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) || failed(im.checkAttributes({"alpha"})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  double alpha = im.floatAttr("alpha", 1.0f);
+  if (!std::isfinite(alpha))
+    return im.error() << "alpha must be finite";
+  Value x = im.input(0);
+  Formula f(im, x);
+  return f.finish(f.binary("Add", f.binary("Max", x, f.constant(0)),
+                           f.negativeExpBranch(x, alpha)));
+}
+
+/// Selu(x) = gamma * Elu_alpha(x), with ONNX's default alpha and gamma.
+static LogicalResult importSelu(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) ||
+      failed(im.checkAttributes({"alpha", "gamma"})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  double alpha = im.floatAttr("alpha", 1.67326319217681884765625f);
+  double gamma = im.floatAttr("gamma", 1.05070102214813232421875f);
+  if (!std::isfinite(alpha) || !std::isfinite(gamma))
+    return im.error() << "alpha and gamma must be finite";
+  Value x = im.input(0);
+  Formula f(im, x);
+  Value elu = f.binary("Add", f.binary("Max", x, f.constant(0)),
+                       f.negativeExpBranch(x, alpha));
+  return f.finish(f.binary("Mul", f.constant(gamma), elu));
+}
+
+/// Celu(x) = max(0, x) + min(0, alpha (e^(x / alpha) - 1)); the second term
+/// is alpha (e^(min(x, 0) / alpha) - 1) for alpha > 0.
+static LogicalResult importCelu(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) || failed(im.checkAttributes({"alpha"})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  double alpha = im.floatAttr("alpha", 1.0f);
+  if (!(alpha > 0) || !std::isfinite(alpha))
+    return im.error() << "alpha must be positive and finite";
+  Value x = im.input(0);
+  Formula f(im, x);
+  return f.finish(f.binary("Add", f.binary("Max", x, f.constant(0)),
+                           f.negativeExpBranch(x, alpha, alpha)));
+}
+
+/// Softsign(x) = x / (1 + |x|).
+static LogicalResult importSoftsign(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) || failed(im.checkAttributes({})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  Value x = im.input(0);
+  Formula f(im, x);
+  return f.finish(f.binary(
+      "Div", x, f.binary("Add", f.constant(1), f.unary<AbsOp>(x))));
+}
+
+/// Softplus(x) = log(1 + e^x), as max(x, 0) + log(1 + e^-|x|), which does
+/// not overflow for large x. Below about -16.6 (f32), 1 + e^x rounds to 1
+/// and the result is 0 instead of e^x (an absolute error under 6e-8).
+static LogicalResult importSoftplus(Importer &im) {
+  if (failed(im.expectInputs(1, 1)) || failed(im.checkAttributes({})) ||
+      failed(im.expectFloat(im.input(0), "input")))
+    return failure();
+  Value x = im.input(0);
+  Formula f(im, x);
+  Value tail = f.unary<ExpOp>(f.unary<NegOp>(f.unary<AbsOp>(x)));
+  Value log1p = f.binary("Add", f.constant(1), tail);
+  if (!log1p)
+    return failure();
+  return f.finish(f.binary("Add", f.binary("Max", x, f.constant(0)),
+                           f.unary<LogOp>(log1p)));
+}
+
+/// PRelu(x, slope) = x for x >= 0, slope * x below, with the slope
+/// broadcast to x: max(x, 0) + slope * min(x, 0). Each branch is exact or
+/// one rounded product; a NaN input stays NaN. Before opset 7 a 1-D slope
+/// of x's channel count applies per channel (axis 1), as PyTorch's exports
+/// of that time use it.
+static LogicalResult importPRelu(Importer &im) {
+  if (failed(im.expectInputs(2, 2)) || failed(im.checkAttributes({})) ||
+      failed(im.expectFloat(im.input(0), "input")) ||
+      failed(im.expectFloat(im.input(1), "slope")))
+    return failure();
+  Value x = im.input(0), slope = im.input(1);
+  ArrayRef<int64_t> xShape = Importer::tensorType(x).getShape();
+  ArrayRef<int64_t> slopeShape = Importer::tensorType(slope).getShape();
+  if (im.opset < 7 && xShape.size() >= 2 && slopeShape.size() == 1 &&
+      slopeShape[0] == xShape[1] && slopeShape[0] != 1) {
+    SmallVector<int64_t> perChannel(xShape.size() - 1, 1);
+    perChannel[0] = slopeShape[0];
+    slope = im.reshape(slope, perChannel);
+  }
+  Formula f(im, x);
+  Value negative = f.binary("Mul", slope, f.binary("Min", x, f.constant(0)));
+  return f.finish(f.binary("Add", f.binary("Max", x, f.constant(0)), negative));
+}
+
 LogicalResult Importer::importLeakyRelu() {
   if (failed(expectInputs(1, 1)) || failed(checkAttributes({"alpha"})) ||
       failed(expectFloat(input(0), "input")))
@@ -162,6 +316,12 @@ void crest::onnx_import::registerElementwiseConverters(
   registry.add("Abs", 1, kNewestOpset, importUnary<AbsOp>);
   registry.add("Log", 1, kNewestOpset, importUnary<LogOp>);
   registry.add("Reciprocal", 1, kNewestOpset, importReciprocal);
+  registry.add("Elu", 1, kNewestOpset, importElu);
+  registry.add("Selu", 1, kNewestOpset, importSelu);
+  registry.add("Celu", 12, kNewestOpset, importCelu);
+  registry.add("Softsign", 1, kNewestOpset, importSoftsign);
+  registry.add("Softplus", 1, kNewestOpset, importSoftplus);
+  registry.add("PRelu", 1, kNewestOpset, importPRelu);
   registry.add("LeakyRelu", 1, kNewestOpset,
                [](Importer &im) { return im.importLeakyRelu(); });
   registry.add("HardSwish", 1, kNewestOpset, importUnary<HardSwishOp>);

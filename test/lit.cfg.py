@@ -24,8 +24,7 @@ config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
 # A sanitizer build (CREST_SANITIZE, docs/Reliability.md): every Crest
 # binary links ASan's shared runtime. Programs that are not instrumented but
 # load Crest's shared libraries (python3 through ctypes, Debian's mlir-opt with
-# the plugin) get it preloaded through %python, %{crest_python} and
-# %mlir_opt. The options:
+# the plugin) get it preloaded through %{crest_python} and %mlir_opt. The options:
 # - detect_leaks=0: LLVM's and MLIR's singletons are never freed;
 # - detect_container_overflow=0: Debian's LLVM and MLIR libraries are not
 #   instrumented, so std::vector's annotations are one-sided;
@@ -47,7 +46,7 @@ if config.crest_sanitize:
         "abort_on_error=0", "print_summary=1"])
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     sanitizer_preload = "env LD_PRELOAD=" + config.crest_sanitizer_runtime + " "
-config.substitutions.append(("%python", sanitizer_preload + sys.executable))
+config.substitutions.append(("%python", sys.executable))
 # Crest's version, from project(Crest VERSION ...) in CMakeLists.txt.
 config.substitutions.append(("%crest_version", config.crest_version))
 config.substitutions.append(
@@ -143,6 +142,10 @@ if os.path.isdir(config.crest_shared_dir):
     config.substitutions.append(("%shared", config.crest_shared_dir))
 
 # Debian's mlir-opt-22 and Crest's plugin for it (test/Plugin).
+# %mlir_opt_binary is the program itself (for ldd); it comes first, as
+# %mlir_opt is its prefix.
+config.substitutions.append(
+    ("%mlir_opt_binary", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(
     ("%mlir_opt", sanitizer_preload +
      os.path.join(config.llvm_tools_dir, "mlir-opt")))

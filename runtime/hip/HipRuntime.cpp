@@ -110,7 +110,7 @@ struct GraphOp {
   void *dst = nullptr;
   const void *src = nullptr;
   size_t bytes = 0;
-  hipMemcpyKind copyKind = hipMemcpyDefault;
+  int copyKind = hipMemcpyDefault; ///< as rawKind returns it
   uint64_t value = 0;
   unsigned width = 1;
   hipEvent_t event = nullptr;
@@ -309,10 +309,21 @@ hipError_t captureOf(Runtime &rt, const char *api, hipStream_t stream,
   return hipSuccess;
 }
 
-/// The copy itself, for every hipMemcpy* form.
+/// A hipMemcpyKind argument as the integer the caller passed. A C caller may
+/// pass any int (17 is hipErrorInvalidMemcpyDirection, not undefined
+/// behaviour): the bits are copied, never loaded as the enum, whose range
+/// ends at 7.
+int rawKind(const hipMemcpyKind &kind) {
+  int raw;
+  static_assert(sizeof(raw) == sizeof(kind));
+  std::memcpy(&raw, &kind, sizeof(raw));
+  return raw;
+}
+
+/// The copy itself, for every hipMemcpy* form; `kind` as rawKind gives it.
 /// With `perform` false only the checks (a copy being captured).
 hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
-                size_t bytes, hipMemcpyKind kind, bool perform = true) {
+                size_t bytes, int kind, bool perform = true) {
   if (bytes == 0)
     return hipSuccess;
   if (!dst || !src)
@@ -365,7 +376,7 @@ hipError_t copy(Runtime &rt, const char *api, void *dst, const void *src,
     return hipSuccess;
   default:
     return fail(hipErrorInvalidMemcpyDirection, api,
-                formatv("hipMemcpyKind {0}", int(kind)));
+                formatv("hipMemcpyKind {0}", kind));
   }
 }
 
@@ -393,7 +404,7 @@ hipError_t onStream(Runtime &rt, const char *api, hipStream_t stream,
 
 /// A copy on `stream`, recorded when the stream captures.
 hipError_t copyOn(Runtime &rt, const char *api, void *dst, const void *src,
-                  size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+                  size_t bytes, int kind, hipStream_t stream) {
   return onStream(
       rt, api, stream,
       [&](bool perform) {
@@ -1119,14 +1130,14 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes,
   CREST_HIP_NEED_DEVICE();
   if (hipError_t e = checkNotCapturing(rt, apiName))
     return e;
-  return copy(rt, apiName, dst, src, sizeBytes, kind);
+  return copy(rt, apiName, dst, src, sizeBytes, rawKind(kind));
 }
 
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes,
                           hipMemcpyKind kind, hipStream_t stream) {
   CREST_HIP_ENTER("hipMemcpyAsync");
   CREST_HIP_NEED_DEVICE();
-  return copyOn(rt, apiName, dst, src, sizeBytes, kind, stream);
+  return copyOn(rt, apiName, dst, src, sizeBytes, rawKind(kind), stream);
 }
 
 hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {

@@ -244,7 +244,10 @@ template <class T> T mad16(Lane &l, T a, T b, T c) {
   int64_t r = int64_t(a) * int64_t(b) + int64_t(c);
   return l.clamp ? saturate<T>(r) : T(r);
 }
-uint16_t mulLoU16(Lane &, uint16_t a, uint16_t b) { return uint16_t(a * b); }
+// uint32_t: uint16_t operands promote to int, whose product can overflow.
+uint16_t mulLoU16(Lane &, uint16_t a, uint16_t b) {
+  return uint16_t(uint32_t(a) * b);
+}
 WithFlag<uint64_t> madU64U32(Lane &, uint32_t a, uint32_t b, uint64_t c) {
   unsigned __int128 r = (unsigned __int128)a * b + c;
   return {uint64_t(r), bool(uint64_t(r >> 64) & 1)};

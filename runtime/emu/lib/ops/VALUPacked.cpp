@@ -160,7 +160,10 @@ template <class T> T pkSubInt(Lane &l, T a, T b) {
 template <class T> T pkMadInt(Lane &l, T a, T b, T c) {
   return saturateTo<T>(l, int64_t(a) * int64_t(b) + int64_t(c));
 }
-uint16_t pkMulLo(Lane &, uint16_t a, uint16_t b) { return uint16_t(a * b); }
+// uint32_t: uint16_t operands promote to int, whose product can overflow.
+uint16_t pkMulLo(Lane &, uint16_t a, uint16_t b) {
+  return uint16_t(uint32_t(a) * b);
+}
 template <class T> T pkMinInt(Lane &, T a, T b) { return a < b ? a : b; }
 template <class T> T pkMaxInt(Lane &, T a, T b) { return a >= b ? a : b; }
 uint16_t pkLshlrev(Lane &, uint16_t s, uint16_t v) {

@@ -57,13 +57,15 @@ case " ${targets[*]} " in
   *) echo "fuzz: unknown target '$target' (known: ${targets[*]})" >&2; exit 2 ;;
 esac
 
-# The fuzzing build (scripts/sanitize.sh's).
+# The fuzzing build (scripts/sanitize.sh's); crest-compile only to make the
+# seeds.
+seeds="$build/fuzz-corpus/seeds"
+needed="crest-$target-fuzzer crest-emulator-fuzzer-templates"
+[ -d "$seeds/$target" ] || needed="$needed crest-compile"
 CREST_BUILD_DIR="$build" \
   CREST_CMAKE_ARGS="-DCREST_SANITIZE=address,undefined -DCREST_FUZZ=ON" \
-  CREST_BUILD_TARGETS="crest-$target-fuzzer crest-emulator-fuzzer-templates crest-compile" \
-  "$root/scripts/build.sh" >/dev/null
+  CREST_BUILD_TARGETS="$needed" "$root/scripts/build.sh" >/dev/null
 
-seeds="$build/fuzz-corpus/seeds"
 if [ ! -d "$seeds/$target" ]; then
   /usr/bin/python3 "$root/scripts/fuzz-corpus.py" --tools "$build/bin" \
     --out "$seeds"

@@ -15,7 +15,7 @@
 # BUILD/fuzz-corpus/TARGET; a crash is written to BUILD/fuzz-crashes/TARGET/
 # and makes this script fail (copy it to test/Fuzz/Inputs/TARGET/, fix the
 # cause: test/Fuzz replays it in every build). Each run appends a line to
-# BUILD/fuzz-log.tsv: date, target, seconds run, executions, crashed (0/1).
+# BUILD/fuzz-log.tsv: date, target, CPU seconds, executions, crashed (0/1).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${CREST_SANITIZE_BUILD_DIR:-$root/build-san}"
@@ -87,18 +87,21 @@ export ASAN_OPTIONS="detect_leaks=0:detect_container_overflow=0:detect_odr_viola
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 out="$build/fuzz-last-$target.log"
-start=$(date +%s)
+# The CPU seconds (user + system) the fuzzer used, which is what the log
+# counts: on a busy machine they are fewer than the seconds it ran.
+TIMEFORMAT='%U %S'
 set +e
-"$build/bin/crest-$target-fuzzer" -max_total_time="$seconds" -timeout=30 \
-  -rss_limit_mb=4096 -max_len="$max_len" -print_final_stats=1 \
-  -artifact_prefix="$crashes/" "$@" "$corpus" "$seeds/$target" >"$out" 2>&1
+{ time "$build/bin/crest-$target-fuzzer" -max_total_time="$seconds" \
+    -timeout=30 -rss_limit_mb=4096 -max_len="$max_len" -print_final_stats=1 \
+    -artifact_prefix="$crashes/" "$@" "$corpus" "$seeds/$target" \
+    >"$out" 2>&1; } 2>"$out.time"
 status=$?
 set -e
-elapsed=$(( $(date +%s) - start ))
+elapsed=$(awk '{ printf "%d", $1 + $2 }' "$out.time")
 executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
 printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$elapsed" \
   "${executions:-0}" "$([ $status -eq 0 ] && echo 0 || echo 1)" >>"$log"
-echo "fuzz: $target: $elapsed s, ${executions:-0} executions, exit $status (log: $out)"
+echo "fuzz: $target: $elapsed CPU s, ${executions:-0} executions, exit $status (log: $out)"
 if [ $status -ne 0 ]; then
   grep -E 'ERROR|SUMMARY|invariant|Test unit written' "$out" | head -5 >&2
   exit 1

@@ -81,10 +81,9 @@ case "$target" in
   *) max_len=65536 ;;
 esac
 
-# As the sanitized lit suite runs (test/lit.cfg.py, which says why): LLVM's and MLIR's
-# singletons are never freed, and their libraries are not instrumented.
-export ASAN_OPTIONS="detect_leaks=0:detect_container_overflow=0:detect_odr_violation=0:allow_user_poisoning=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# The sanitizer build's runtime options, as the lit suites use them
+# (test/sanitizer_options.py says why each is needed).
+eval "$(/usr/bin/python3 "$root/test/sanitizer_options.py")"
 
 out="$build/fuzz-last-$target.log"
 # The CPU seconds (user + system) the fuzzer used, which is what the log

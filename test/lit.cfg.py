@@ -22,29 +22,17 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%crest_src_root", config.crest_src_root))
 config.substitutions.append(("%crest_obj_root", config.crest_obj_root))
 # A sanitizer build (CREST_SANITIZE, docs/Reliability.md): every Crest
-# binary links ASan's shared runtime. Programs that are not instrumented but
-# load Crest's shared libraries (python3 through ctypes, Debian's mlir-opt with
-# the plugin) get it preloaded through %{crest_python} and %mlir_opt. The options:
-# - detect_leaks=0: LLVM's and MLIR's singletons are never freed;
-# - detect_container_overflow=0: Debian's LLVM and MLIR libraries are not
-#   instrumented, so std::vector's annotations are one-sided;
-# - detect_odr_violation=0: MLIR's static libraries are linked into several
-#   of Crest's shared objects, as in the normal build;
-# - allow_user_poisoning=0: LLVM's allocators poison and unpoison their
-#   slabs only in instrumented code (LLVM_ADDRESS_SANITIZER_BUILD), so their
-#   inlined copies in Crest's code and Debian's uninstrumented ones disagree;
-# - verify_asan_link_order=0: C programs of the tests that link
-#   libCrestRuntimeC.so without being instrumented themselves.
-# UBSan's reports are fatal (-fno-sanitize-recover=all).
+# binary links ASan's shared runtime, with the options of
+# sanitizer_options.py (which says why). Programs that are not instrumented
+# but load Crest's shared libraries (python3 through ctypes, Debian's
+# mlir-opt with the plugin) get the runtime preloaded through
+# %{crest_python} and %mlir_opt.
 sanitizer_preload = ""
 if config.crest_sanitize:
+    sys.path.insert(0, os.path.dirname(__file__))
+    import sanitizer_options
     config.available_features.add("sanitized")
-    config.environment["ASAN_OPTIONS"] = ":".join([
-        "detect_leaks=0", "detect_container_overflow=0",
-        "detect_odr_violation=0", "allow_user_poisoning=0",
-        "verify_asan_link_order=0",
-        "abort_on_error=0", "print_summary=1"])
-    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.environment.update(sanitizer_options.environment())
     sanitizer_preload = "env LD_PRELOAD=" + config.crest_sanitizer_runtime + " "
 config.substitutions.append(("%python", sys.executable))
 # Crest's version, from project(Crest VERSION ...) in CMakeLists.txt.

@@ -3,6 +3,7 @@
 # *Tests under <build>/unittests is one test suite, each TEST one lit test.
 
 import os
+import sys
 
 import lit.formats
 
@@ -17,3 +18,9 @@ config.test_format = lit.formats.GoogleTest(".", "Tests")
 # without it runs).
 if "CREST_SHARED_DIR" in os.environ:
     config.environment["CREST_SHARED_DIR"] = os.environ["CREST_SHARED_DIR"]
+
+# The sanitizer build's runtime options (test/sanitizer_options.py).
+if config.crest_sanitize:
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    import sanitizer_options
+    config.environment.update(sanitizer_options.environment())

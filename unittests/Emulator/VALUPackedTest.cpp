@@ -242,7 +242,7 @@ TEST(VALUPacked, IntegerOperations) {
       {"v_pk_mul_lo_u16 {d}, {a}, {b}",
        [&](unsigned, In x) {
          return each(x[0], x[1], 0,
-                     [](U a, U b, U) { return uint32_t(a * b); });
+                     [](U a, U b, U) { return uint32_t(a) * b; });
        }},
       {"v_pk_mad_u16 {d}, {a}, {b}, {c}",
        [&](unsigned, In x) {

@@ -21,7 +21,8 @@ namespace {
 
 std::vector<uint8_t> f32Bytes(const std::vector<float> &v) {
   std::vector<uint8_t> out(v.size() * 4);
-  std::memcpy(out.data(), v.data(), out.size());
+  if (!v.empty()) // memcpy's pointers may not be null, even for 0 bytes
+    std::memcpy(out.data(), v.data(), out.size());
   return out;
 }
 

@@ -86,7 +86,9 @@ void BankModel::commit(Wave &wave, const Inst &inst) const {
       uint32_t addresses[32 * kMaxPasses];
       unsigned n = 0;
       for (unsigned pass = first; pass < first + w && pass < passes; ++pass)
-        for (unsigned lane = group; lane < group + groupLanes; ++lane)
+        // The last group may be partial (10 lanes a group for b96).
+        for (unsigned lane = group;
+             lane < std::min(group + groupLanes, wave.lanes); ++lane)
           if ((lanes[pass] >> lane) & 1)
             addresses[n++] = dword[pass][lane];
       if (n == 0)

@@ -247,7 +247,7 @@ TEST(VALUPacked, IntegerOperations) {
       {"v_pk_mad_u16 {d}, {a}, {b}, {c}",
        [&](unsigned, In x) {
          return each(x[0], x[1], x[2],
-                     [](U a, U b, U c) { return uint32_t(a * b + c); });
+                     [](U a, U b, U c) { return uint32_t(a) * b + c; });
        }},
       {"v_pk_mad_i16 {d}, {a}, {b}, {c} clamp",
        [&](unsigned, In x) {

@@ -475,6 +475,18 @@ TEST(VALUFloat, ArithmeticF16) {
          uint16_t h = h16d(e);
          return 0xdead0000u | (isNaN16(h) ? 0xfe00 : h);
        }},
+      // gfx9's v_fma_legacy_f16 (the VI encoding): the same value, the
+      // destination's high half zeroed instead of kept.
+      {"v_fma_legacy_f16 {d}, {a}, {b}, {c}",
+       [](unsigned, In x) -> uint64_t {
+         uint16_t p = uint16_t(x[0]), q = uint16_t(x[1]), r = uint16_t(x[2]);
+         for (uint16_t v : {p, q, r})
+           if (isNaN16(v))
+             return v | 0x200;
+         double e = double(fromH16(p)) * fromH16(q) + fromH16(r);
+         uint16_t h = h16d(e);
+         return isNaN16(h) ? 0xfe00 : h;
+       }},
       {"v_fma_f16 {d}, {a}, {b}, {c} op_sel:[1,1,1,1]",
        [](unsigned, In x) -> uint64_t {
          uint16_t p = uint16_t(x[0] >> 16), q = uint16_t(x[1] >> 16),

@@ -461,6 +461,17 @@ TEST(VALUInteger, SixteenBit) {
        [&](unsigned, In x) -> uint64_t {
          return (((hi(x[0]) * lo(x[1]) + hi(x[2])) & 0xffff) << 16) | 0xbeef;
        }},
+      // The VI encodings gfx9 keeps as *_legacy: no op_sel, and the
+      // destination's high half (poisoned 0xdead) is zeroed.
+      {"v_mad_legacy_u16 {d}, {a}, {b}, {c}",
+       [&](unsigned, In x) -> uint64_t {
+         return (lo(x[0]) * lo(x[1]) + lo(x[2])) & 0xffff;
+       }},
+      {"v_mad_legacy_i16 {d}, {a}, {b}, {c} clamp",
+       [&](unsigned, In x) -> uint64_t {
+         int64_t r = sext(x[0], 16) * sext(x[1], 16) + sext(x[2], 16);
+         return uint32_t(std::clamp<int64_t>(r, -32768, 32767)) & 0xffff;
+       }},
       {"v_mad_i16 {d}, {a}, {b}, {c} clamp",
        [&](unsigned, In x) -> uint64_t {
          int64_t r = sext(x[0], 16) * sext(x[1], 16) + sext(x[2], 16);

@@ -437,6 +437,10 @@ void crest::emu::valu::registerValuIntegerHandlers(HandlerRegistry &r) {
   r.addVALU("V_MAD_U16",
             lanewise<mad16<uint16_t>, op::IntClamp | op::OpSelDst>);
   r.addVALU("V_MAD_I16", lanewise<mad16<int16_t>, op::IntClamp | op::OpSelDst>);
+  // gfx9's VI encodings of the same (VOP3 0x1eb, 0x1ec): no op_sel, the
+  // result's high half is zeroed.
+  r.addVALU("V_MAD_LEGACY_U16", lanewise<mad16<uint16_t>, op::IntClamp>);
+  r.addVALU("V_MAD_LEGACY_I16", lanewise<mad16<int16_t>, op::IntClamp>);
   r.addVALU("V_MAD_U64_U32", lanewise<madU64U32>);
   r.addVALU("V_MAD_I64_I32", lanewise<madI64I32>);
   r.addVALU("V_ADD_I32", lanewise<addSat<int32_t>, op::IntClamp>);

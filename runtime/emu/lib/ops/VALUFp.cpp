@@ -529,6 +529,11 @@ void crest::emu::valu::registerValuFloatHandlers(HandlerRegistry &r) {
   r.add("V_FMA_F32", lanewise<fmaF<float>>);
   r.add("V_FMA_F64", lanewise<fmaF<double>>);
   r.add("V_FMA_F16", lanewise<fmaF<Half>, op::OpSelDst>);
+  // gfx9's VI encodings (VOP3 0x1ea, 0x1ee, 0x1ef): no op_sel, the high
+  // half of the result is zeroed.
+  r.add("V_FMA_LEGACY_F16", lanewise<fmaF<Half>>);
+  r.add("V_MAD_LEGACY_F16", lanewise<madF<Half>, op::AlwaysFlush>);
+  r.add("V_DIV_FIXUP_LEGACY_F16", lanewise<divFixup<Half>>);
   r.add("V_MAD_F32", lanewise<madF<float>, op::AlwaysFlush>);
   r.add("V_MAD_F16", lanewise<madF<Half>, op::AlwaysFlush | op::OpSelDst>);
   r.add("V_MAD_LEGACY_F32", lanewise<madLegacy, op::AlwaysFlush>);

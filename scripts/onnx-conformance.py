@@ -50,9 +50,9 @@ GROUPS = ("node", "pytorch-converted", "pytorch-operator", "simple")
 OPS = [
     "Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min",
     "Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Erf",
-    "LeakyRelu", "Log", "Reciprocal", "Elu", "Selu", "Celu", "Softsign",
+    "LeakyRelu", "Log", "Floor", "Ceil", "Round", "Reciprocal", "Elu", "Selu", "Celu", "Softsign",
     "Softplus", "PRelu",
-    "Softmax", "LayerNormalization", "GlobalAveragePool", "AveragePool",
+    "Softmax", "LayerNormalization", "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
     "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",
     # Shape arithmetic (issue 16), folded at import time.

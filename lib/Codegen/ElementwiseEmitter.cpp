@@ -194,6 +194,12 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
     r = math::AbsFOp::create(b, loc, x);
   else if (isa<LogOp>(op))
     r = math::LogOp::create(b, loc, x);
+  else if (isa<FloorOp>(op))
+    r = math::FloorOp::create(b, loc, x);
+  else if (isa<CeilOp>(op))
+    r = math::CeilOp::create(b, loc, x);
+  else if (isa<RoundOp>(op))
+    r = math::RoundEvenOp::create(b, loc, x);
   else if (auto lr = dyn_cast<LeakyReluOp>(op)) {
     // olt is false for NaN, which passes through (crest/Semantics).
     Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,

@@ -282,6 +282,12 @@ StringRef sem::getElementwiseOpName(ElementwiseOp op) {
     return "leaky_relu";
   case ElementwiseOp::Log:
     return "log";
+  case ElementwiseOp::Floor:
+    return "floor";
+  case ElementwiseOp::Ceil:
+    return "ceil";
+  case ElementwiseOp::Round:
+    return "round";
   case ElementwiseOp::Clip:
     return "clip";
   case ElementwiseOp::Gelu:
@@ -317,6 +323,9 @@ std::optional<ElementwiseOp> sem::lookupElementwiseOp(StringRef name,
       .Case("hardswish", ElementwiseOp::HardSwish)
       .Case("leaky_relu", ElementwiseOp::LeakyRelu)
       .Case("log", ElementwiseOp::Log)
+      .Case("floor", ElementwiseOp::Floor)
+      .Case("ceil", ElementwiseOp::Ceil)
+      .Case("round", ElementwiseOp::Round)
       .Case("clip", ElementwiseOp::Clip)
       .Case("cast", ElementwiseOp::Cast)
       .Default(std::nullopt);
@@ -395,6 +404,13 @@ double minimum(double x, double y) {
   if (x == 0 && y == 0)
     return std::signbit(x) ? x : y;
   return x < y ? x : y;
+}
+/// x rounded to an integral value in `mode` (signed zeros, infinities and
+/// NaN as IEEE 754's roundToIntegral).
+double roundToIntegral(double x, llvm::RoundingMode mode) {
+  APFloat f(x);
+  f.roundToIntegral(mode);
+  return f.convertToDouble();
 }
 } // namespace
 
@@ -534,6 +550,17 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
     break;
   case ElementwiseOp::Log:
     r = rc(std::log(x));
+    break;
+  // Exact: the integral double of a narrower float's value is a value of
+  // that type too. APFloat, not the host's rounding mode, decides ties.
+  case ElementwiseOp::Floor:
+    r = roundToIntegral(x, llvm::RoundingMode::TowardNegative);
+    break;
+  case ElementwiseOp::Ceil:
+    r = roundToIntegral(x, llvm::RoundingMode::TowardPositive);
+    break;
+  case ElementwiseOp::Round:
+    r = roundToIntegral(x, llvm::RoundingMode::NearestTiesToEven);
     break;
   case ElementwiseOp::Clip:
     // An absent (infinite) bound changes nothing: max(x, -inf) = x.

@@ -387,7 +387,7 @@ Error Evaluator::evaluate(const pkg::Node &node) {
     return conv2d(node);
   if (is_contained({"relu", "sigmoid", "tanh", "erf", "exp", "sqrt", "neg",
                     "abs", "hardswish", "gelu", "hardsigmoid", "clip", "cast",
-                    "leaky_relu", "log"},
+                    "leaky_relu", "log", "floor", "ceil", "round"},
                    op))
     return unary(node);
   if (is_contained({"add", "sub", "mul", "div", "max", "min", "pow"}, op))
@@ -597,6 +597,14 @@ Error Evaluator::unary(const pkg::Node &node) {
       transcendental = false;
     } else if (op == "log") {
       lip = x - t > 0 ? 1 / (x - t) : INFINITY;
+    } else if (op == "floor" || op == "ceil" || op == "round") {
+      // Exact, monotonic step functions: an input anywhere in x +- t lands
+      // between the results at the interval's ends.
+      lip = 0;
+      if (t > 0)
+        impl = std::max(sem::evaluate(*eop, {x + t}, resultType) - y,
+                        y - sem::evaluate(*eop, {x - t}, resultType));
+      transcendental = false;
     } else if (op == "hardsigmoid") {
       lip = std::fabs(alpha);
       impl = 4 * uc * (std::fabs(y) + std::fabs(alpha * x));

@@ -40,6 +40,7 @@ UNARY = {
     "clip": " min -0.5 max 6.0", "gelu": "",
     "gelu_tanh": " approximate = tanh",
     "leaky_relu": " {alpha = 1.250000e-01 : f32}", "log": "",
+    "floor": "", "ceil": "", "round": "",
 }
 BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
 # ulp bounds of the ops that are not correctly rounded (docs/Semantics.md),
@@ -212,6 +213,9 @@ def numpy_expect(op, x, z, t):
                                            np.full_like(x, 6.0))) / f(6),
             # NaN and -0 are not below zero and pass through.
             "leaky_relu": lambda: np.where(x < 0, f(0.125) * x, x),
+            # Exact in every type; np.rint rounds ties to even.
+            "floor": lambda: np.floor(x), "ceil": lambda: np.ceil(x),
+            "round": lambda: np.rint(x),
             "hardsigmoid": lambda: fmax(np.zeros_like(x), fmin(
                 np.ones_like(x), f(0.166666672) * x + f(0.5))),
         }.get(op)

@@ -252,6 +252,42 @@ TEST(ScalarSemantics, LeakyReluAndLog) {
   EXPECT_TRUE(isCorrectlyRounded(ElementwiseOp::LeakyRelu));
 }
 
+TEST(ScalarSemantics, RoundToIntegral) {
+  ScalarType f32 = ScalarType::getF32(), f16 = ScalarType::getF16();
+  auto ev = [&](ElementwiseOp op, double x, ScalarType t = ScalarType::getF32()) {
+    return evaluate(op, {x}, t);
+  };
+  EXPECT_EQ(ev(ElementwiseOp::Floor, -0.5), -1.0);
+  EXPECT_EQ(ev(ElementwiseOp::Floor, 2.999), 2.0);
+  EXPECT_EQ(ev(ElementwiseOp::Ceil, 2.001), 3.0);
+  // ceil of (-1, 0) and round of [-0.5, 0) keep the sign: -0.
+  EXPECT_TRUE(std::signbit(ev(ElementwiseOp::Ceil, -0.5)));
+  EXPECT_EQ(ev(ElementwiseOp::Ceil, -0.5), 0.0);
+  EXPECT_TRUE(std::signbit(ev(ElementwiseOp::Round, -0.5)));
+  EXPECT_TRUE(std::signbit(ev(ElementwiseOp::Floor, -0.0)));
+  // Ties to even, not away from zero.
+  EXPECT_EQ(ev(ElementwiseOp::Round, 0.5), 0.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, 1.5), 2.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, 2.5), 2.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, -2.5), -2.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, -3.5), -4.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, double(std::nextafter(2.5f, 3.0f))), 3.0);
+  // Beyond 2^23 every f32 is an integer; 2^24 + 2 stays itself.
+  EXPECT_EQ(ev(ElementwiseOp::Floor, 16777218.0), 16777218.0);
+  EXPECT_EQ(ev(ElementwiseOp::Floor, -kInf), -kInf);
+  EXPECT_TRUE(std::isnan(ev(ElementwiseOp::Round, std::nan(""))));
+  // f16: 1023.5 is a tie in f16's last place (ulp 0.5 at 2^9 .. 2^10).
+  EXPECT_EQ(ev(ElementwiseOp::Round, 1023.5, f16), 1024.0);
+  EXPECT_EQ(ev(ElementwiseOp::Round, 1022.5, f16), 1022.0);
+  EXPECT_EQ(ev(ElementwiseOp::Floor, -1022.5, f16), -1023.0);
+  for (ElementwiseOp op :
+       {ElementwiseOp::Floor, ElementwiseOp::Ceil, ElementwiseOp::Round}) {
+    EXPECT_TRUE(isCorrectlyRounded(op));
+    EXPECT_EQ(getUlpBound(op, f32), 0u);
+    EXPECT_EQ(lookupElementwiseOp(getElementwiseOpName(op)), op);
+  }
+}
+
 TEST(ScalarSemantics, Denormals) {
   const auto &half = APFloat::IEEEhalf();
   EXPECT_TRUE(isDenormal(std::ldexp(1.0, -15), half));

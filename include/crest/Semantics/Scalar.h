@@ -184,6 +184,9 @@ enum class ElementwiseOp : uint8_t {
   HardSwish,
   LeakyRelu, ///< x < 0 ? alpha x : x (NaN passes through)
   Log,
+  Floor,
+  Ceil,
+  Round, ///< to nearest, ties to even
   Clip,
   Gelu,     ///< exact: x/2 (1 + erf(x / sqrt 2))
   GeluTanh, ///< the tanh approximation

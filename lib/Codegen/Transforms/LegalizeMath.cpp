@@ -43,7 +43,7 @@ constexpr StringLiteral kApproximated[] = {
 /// Ops replaced by MLIR's expansions (any float type).
 constexpr StringRef kExpanded[] = {
     "sinh", "cosh", "tan",   "asinh", "acosh", "atanh",
-    "exp2", "powf", "fpowi", "ceil",  "rsqrt", "clampf",
+    "exp2", "powf", "fpowi", "rsqrt", "clampf",
 };
 
 /// Ops whose f16/bf16 forms become __ocml_*_f16 calls but whose f32 forms
@@ -62,17 +62,30 @@ static Value createFloatConstant(OpBuilder &builder, Location loc, Type type,
   return arith::ConstantOp::create(builder, loc, attr);
 }
 
-/// floor(x) = -ceil(-x): exact for every input (signed zeros, infinities
-/// and NaN included); the ceil is then expanded.
-struct FloorAsCeil : OpRewritePattern<math::FloorOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// ceil and floor from trunc (which stays an LLVM intrinsic, v_trunc_*):
+/// ceil(x) = x > trunc(x) ? trunc(x) + 1 : trunc(x), and floor with x <
+/// trunc(x) and - 1. Exact for every input: trunc keeps the sign of zero
+/// (ceil(-0.5) = trunc(-0.5) = -0, floor(+0.5) = +0), and infinities, NaN
+/// and integers (every float from 2^mantissa on) are their own trunc, for
+/// which the comparison is false. (MLIR's ceil expansion adds a selected
+/// 0 or 1 and so turns -0 into +0; floor as -ceil(-x) then +0 into -0.)
+template <typename OpTy, bool isCeil>
+struct RoundViaTrunc : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(math::FloorOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value negated = arith::NegFOp::create(rewriter, loc, op.getOperand());
-    Value ceil = math::CeilOp::create(rewriter, loc, negated);
-    rewriter.replaceOpWithNewOp<arith::NegFOp>(op, ceil);
+    Value x = op.getOperand();
+    Value t = math::TruncOp::create(rewriter, loc, x);
+    Value beyond = arith::CmpFOp::create(
+        rewriter, loc,
+        isCeil ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x, t);
+    Value one = createFloatConstant(rewriter, loc, op.getType(), 1.0);
+    Value stepped =
+        isCeil ? Value(arith::AddFOp::create(rewriter, loc, t, one))
+               : Value(arith::SubFOp::create(rewriter, loc, t, one));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, beyond, stepped, t);
     return success();
   }
 };
@@ -108,7 +121,8 @@ struct LegalizeMathPass
     populateMathF32ExpansionPatterns(patterns, computedInF32);
     populateMathPolynomialApproximationPatterns(patterns, approximated);
     math::populateExpansionPatterns(patterns, kExpanded);
-    patterns.add<FloorAsCeil, Log10AsLog>(context);
+    patterns.add<RoundViaTrunc<math::CeilOp, true>,
+                 RoundViaTrunc<math::FloorOp, false>, Log10AsLog>(context);
     // arith.ceildivsi/ceildivui/floordivsi have no LLVM lowering either.
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

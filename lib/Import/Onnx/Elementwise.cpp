@@ -237,12 +237,60 @@ LogicalResult Importer::importBinary() {
   return setOutput(0, result);
 }
 
+/// Add, Sub, Mul, Div and Pow before opset 7: B broadcasts to A only with
+/// broadcast = 1, its dimensions matching A's from `axis` on (default: A's
+/// trailing ones) or being 1; without it the shapes must be equal. B is
+/// reshaped so that NumPy broadcasting aligns it there. (consumed_inputs,
+/// opset 1's in-place hint, changes nothing.)
+LogicalResult Importer::importLegacyBinary() {
+  if (failed(expectInputs(2, 2)) ||
+      failed(checkAttributes({"axis", "broadcast", "consumed_inputs"})))
+    return failure();
+  StringRef op = node->op_type();
+  Value a = input(0), b = input(1);
+  ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
+  if (!intAttr("broadcast", 0)) {
+    if (as != bs)
+      return error() << "A " << formatShape(as) << " and B " << formatShape(bs)
+                     << " differ and broadcast = 0 (before opset 7 the "
+                        "shapes must be equal unless broadcast = 1)";
+  } else {
+    int64_t ra = as.size(), rb = bs.size();
+    if (rb > ra)
+      return error() << "B " << formatShape(bs)
+                     << " has more dimensions than A " << formatShape(as);
+    int64_t axis = ra - rb;
+    if (attribute("axis", onnx::AttributeProto::INT)) {
+      FailureOr<int64_t> given = normalizeAxis(intAttr("axis", 0), ra);
+      if (failed(given))
+        return failure();
+      axis = *given;
+    }
+    if (axis + rb > ra)
+      return error() << "B " << formatShape(bs) << " at axis " << axis
+                     << " runs past A " << formatShape(as);
+    for (int64_t i = 0; i < rb; ++i)
+      if (bs[i] != as[axis + i] && bs[i] != 1)
+        return error() << "B " << formatShape(bs) << " does not match A "
+                       << formatShape(as) << " from axis " << axis;
+    SmallVector<int64_t> aligned(bs);
+    aligned.append(ra - axis - rb, 1);
+    b = reshape(b, aligned);
+  }
+  if (op == "Pow" && isFloat(a))
+    b = convert(b, tensorType(a).getElementType());
+  FailureOr<Value> r = binaryByName(op, a, b);
+  if (failed(r))
+    return failure();
+  return setOutput(0, *r);
+}
+
 LogicalResult Importer::importClip() {
   if (failed(expectInputs(1, 3)) || failed(checkAttributes({"min", "max"})))
     return failure();
   Value x = input(0);
-  if (failed(expectFloat(x, "input")))
-    return failure();
+  if (!isFloat(x))
+    return importIntegerClip();
   std::optional<float> lo, hi;
   if (const onnx::AttributeProto *a = attribute("min", onnx::AttributeProto::FLOAT))
     lo = a->f();
@@ -266,6 +314,49 @@ LogicalResult Importer::importClip() {
   Value result = ClipOp::create(builder, loc, tensorType(x), x,
                                 lo ? builder.getF32FloatAttr(*lo) : FloatAttr(),
                                 hi ? builder.getF32FloatAttr(*hi) : FloatAttr());
+  return setOutput(0, result);
+}
+
+/// Clip of an integer tensor (opset 12 on): max(x, min) then min(., max)
+/// with crest's integer max and min, the bounds constant scalars of x's
+/// type (an absent one is the type's own bound: no op).
+LogicalResult Importer::importIntegerClip() {
+  Value x = input(0);
+  Type element = tensorType(x).getElementType();
+  if (!isa<IntegerType>(element) || element.isInteger(1))
+    return error() << "input must be a float or integer tensor, got "
+                   << element;
+  if (opset < 12)
+    return error() << "integer inputs need opset 12 or later (Clip of "
+                      "opset "
+                   << opset << " takes floats)";
+  std::optional<int64_t> bounds[2];
+  for (unsigned i = 1; i <= 2; ++i) {
+    if (!input(i))
+      continue;
+    DenseElementsAttr attr = getConstant(input(i));
+    if (!attr || attr.getNumElements() != 1 || attr.getElementType() != element)
+      return error() << (i == 1 ? "min" : "max")
+                     << " must be a constant scalar of the input's type "
+                     << element;
+    bounds[i - 1] = getInts(attr)[0];
+  }
+  if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
+    return error() << "min " << *bounds[0] << " is greater than max "
+                   << *bounds[1];
+  Value result = x;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!bounds[i])
+      continue;
+    Value bound = input(i + 1);
+    if (tensorType(bound).getRank() != 0)
+      bound = reshape(bound, {});
+    FailureOr<Value> r = i == 0 ? binary<MaxOp>(result, bound)
+                                : binary<MinOp>(result, bound);
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
   return setOutput(0, result);
 }
 
@@ -315,6 +406,9 @@ void crest::onnx_import::registerElementwiseConverters(
   registry.add("Neg", 1, kNewestOpset, importUnary<NegOp>);
   registry.add("Abs", 1, kNewestOpset, importUnary<AbsOp>);
   registry.add("Log", 1, kNewestOpset, importUnary<LogOp>);
+  registry.add("Floor", 1, kNewestOpset, importUnary<FloorOp>);
+  registry.add("Ceil", 1, kNewestOpset, importUnary<CeilOp>);
+  registry.add("Round", 11, kNewestOpset, importUnary<RoundOp>);
   registry.add("Reciprocal", 1, kNewestOpset, importReciprocal);
   registry.add("Elu", 1, kNewestOpset, importElu);
   registry.add("Selu", 1, kNewestOpset, importSelu);
@@ -327,15 +421,25 @@ void crest::onnx_import::registerElementwiseConverters(
   registry.add("HardSwish", 1, kNewestOpset, importUnary<HardSwishOp>);
   registry.add("HardSigmoid", 1, kNewestOpset,
                [](Importer &im) { return im.importHardSigmoid(); });
-  registry.add("Add", 1, kNewestOpset,
+  registry.add("Add", 1, 6,
+               [](Importer &im) { return im.importLegacyBinary(); });
+  registry.add("Add", 7, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });
-  registry.add("Sub", 1, kNewestOpset,
+  registry.add("Sub", 1, 6,
+               [](Importer &im) { return im.importLegacyBinary(); });
+  registry.add("Sub", 7, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });
-  registry.add("Mul", 1, kNewestOpset,
+  registry.add("Mul", 1, 6,
+               [](Importer &im) { return im.importLegacyBinary(); });
+  registry.add("Mul", 7, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });
-  registry.add("Div", 1, kNewestOpset,
+  registry.add("Div", 1, 6,
+               [](Importer &im) { return im.importLegacyBinary(); });
+  registry.add("Div", 7, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });
-  registry.add("Pow", 1, kNewestOpset,
+  registry.add("Pow", 1, 6,
+               [](Importer &im) { return im.importLegacyBinary(); });
+  registry.add("Pow", 7, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });
   registry.add("Max", 1, kNewestOpset,
                [](Importer &im) { return im.importBinary(); });

@@ -166,6 +166,15 @@ public:
   // Builders.
   Value convert(Value value, Type element);
   Value reshape(Value value, ArrayRef<int64_t> shape);
+  Value transpose(Value value, ArrayRef<int64_t> perm);
+  Value padDimension(Value value, int64_t dim, int64_t before, int64_t after,
+                     double fill = 0.0);
+  /// One dimension of a pooling window (ConvPool.cpp).
+  struct PoolWindow {
+    int64_t kernel, stride, dilation, pad0, pad1, out;
+  };
+  FailureOr<Value> poolDimension(Value x, unsigned dim, const PoolWindow &win,
+                                 bool isMax, bool includePad);
   Type matrixType();
   PrecisionAttr matrixPrecision();
   FailureOr<SmallVector<int64_t>> broadcastShape(Value lhs, Value rhs);
@@ -180,7 +189,8 @@ public:
   LogicalResult importLeakyRelu();
   LogicalResult importIdentity();
   LogicalResult importBinary();
-  LogicalResult importGlobalAveragePool();
+  LogicalResult importLegacyBinary();
+  LogicalResult importGlobalPool(bool isMax);
   LogicalResult importTranspose();
   LogicalResult importConcat();
   LogicalResult importGather();
@@ -197,6 +207,7 @@ public:
   LogicalResult importLayerNorm();
   LogicalResult importBatchNorm();
   LogicalResult importClip();
+  LogicalResult importIntegerClip();
   LogicalResult importCast();
   LogicalResult importConstant();
   // Shape arithmetic (ShapeArithmetic.cpp); these fold on constants only.

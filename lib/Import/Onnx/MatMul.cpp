@@ -11,9 +11,14 @@ using namespace crest;
 using namespace crest::onnx_import;
 
 LogicalResult Importer::importGemm() {
-  if (failed(expectInputs(2, 3)) ||
-      failed(checkAttributes({"alpha", "beta", "transA", "transB"})))
+  // Before opset 7, C broadcasts only with broadcast = 1 (the same
+  // unidirectional broadcast later opsets always apply).
+  SmallVector<StringRef> supported = {"alpha", "beta", "transA", "transB"};
+  if (opset < 7)
+    supported.push_back("broadcast");
+  if (failed(expectInputs(2, 3)) || failed(checkAttributes(supported)))
     return failure();
+  bool legacyExact = opset < 7 && !intAttr("broadcast", 0);
   Value a = input(0), b = input(1), c = input(2);
   if (failed(expectFloat(a, "A")) || failed(expectFloat(b, "B")))
     return failure();
@@ -58,6 +63,12 @@ LogicalResult Importer::importGemm() {
                      << formatShape(tensorType(c).getShape())
                      << " does not broadcast to the " << m << "x" << n
                      << " result";
+    if (legacyExact && tensorType(c).getShape() != resultType.getShape())
+      return error() << "C of shape "
+                     << formatShape(tensorType(c).getShape()) << " is not "
+                     << m << "x" << n
+                     << " and broadcast = 0 (before opset 7, C broadcasts "
+                        "only with broadcast = 1)";
     FailureOr<Value> sum = binary<AddOp>(result, *scaledBias);
     if (failed(sum))
       return failure();

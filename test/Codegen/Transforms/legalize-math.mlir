@@ -7,8 +7,30 @@
 // RUN: crest-opt %t/kernel.mlir \
 // RUN:   --pass-pipeline='builtin.module(crest-gpu-to-rocdl{chip=gfx942})' \
 // RUN:   | FileCheck %s --check-prefix=KERNEL
+// RUN: crest-opt %t/round.mlir --crest-legalize-math | FileCheck %s --check-prefix=ROUND
 // RUN: crest-opt %t/f64.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(crest-gpu-to-rocdl{chip=gfx942})'
+
+//--- round.mlir
+// ceil and floor select between trunc(x) and trunc(x) +- 1, so that trunc's
+// signed zero survives (ceil(-0.5) = -0, floor(0.5) = +0); an added select
+// of 0 or 1 would make -0 + 0 = +0.
+// ROUND-LABEL: func.func @round
+// ROUND: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// ROUND: %[[T:.*]] = math.trunc %arg0 : f32
+// ROUND: %[[GT:.*]] = arith.cmpf ogt, %arg0, %[[T]] : f32
+// ROUND: %[[UP:.*]] = arith.addf %[[T]], %[[ONE]] : f32
+// ROUND: %[[C:.*]] = arith.select %[[GT]], %[[UP]], %[[T]] : f32
+// ROUND: %[[T2:.*]] = math.trunc %arg0 : f32
+// ROUND: %[[LT:.*]] = arith.cmpf olt, %arg0, %[[T2]] : f32
+// ROUND: %[[DOWN:.*]] = arith.subf %[[T2]], %[[ONE]] : f32
+// ROUND: %[[F:.*]] = arith.select %[[LT]], %[[DOWN]], %[[T2]] : f32
+// ROUND: return %[[C]], %[[F]]
+func.func @round(%x: f32) -> (f32, f32) {
+  %c = math.ceil %x : f32
+  %f = math.floor %x : f32
+  return %c, %f : f32, f32
+}
 
 //--- ops.mlir
 // OPS-LABEL: func.func @replaced

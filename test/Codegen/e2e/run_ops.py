@@ -45,7 +45,10 @@ NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
 # out-of-range gather index), so the comparison is bit-exact.
 MOVE = {"transpose", "concat", "slice", "gather", "reshape"}
 EXACT = {"add", "sub", "mul", "div", "max", "min", "relu", "neg", "abs",
-         "clip", "cast", "max_pool2d"}
+         "clip", "cast", "max_pool2d", "floor", "ceil", "round"}
+# Rounding to integers: a third of the inputs are integers and halves, the
+# ties and the values on a step.
+STEPS = {"floor", "ceil", "round"}
 
 erf = np.vectorize(math.erf)
 
@@ -78,6 +81,9 @@ def unary_ref(name, x):
         "clip": lambda: np.clip(x, -0.5, 1.25),
         "leaky_relu": lambda: np.where(x < 0, 0.1 * x, x),
         "log": lambda: np.log(x),
+        "floor": lambda: np.floor(x),
+        "ceil": lambda: np.ceil(x),
+        "round": lambda: np.rint(x),  # ties to even
     }[name]()
 
 
@@ -163,8 +169,11 @@ def main():
     dt = a.dtype
     rng = np.random.default_rng(7)
 
-    def data(shape, positive=False, away_from_zero=False):
+    def data(shape, positive=False, away_from_zero=False, steps=False):
         x = rng.standard_normal(shape) * 2
+        if steps:
+            flat = x.reshape(-1)
+            flat[::3] = rng.integers(-12, 13, flat[::3].shape) / 2
         if positive:
             x = np.abs(x) + 0.1
         if away_from_zero:
@@ -188,8 +197,9 @@ def main():
     out_elt, out_shape = dt, shape
     if op in ("relu", "neg", "abs", "exp", "sqrt", "tanh", "erf", "sigmoid",
               "gelu", "gelu_tanh", "hardswish", "hardsigmoid", "clip",
-              "leaky_relu", "log"):
-        x = store("x", data(shape, positive=(op in ("sqrt", "log"))), dt)
+              "leaky_relu", "log", "floor", "ceil", "round"):
+        x = store("x", data(shape, positive=(op in ("sqrt", "log")),
+                            steps=op in STEPS), dt)
         inputs = ["x"]
         attrs = {"gelu_tanh": " approximate = tanh", "clip": " min -0.5 max 1.25",
                  "hardsigmoid": " {alpha = 0.16666667 : f32}",

@@ -111,3 +111,30 @@ func.func @log() -> tensor<3xf32> {
   %a = crest.log %v : tensor<3xf32>
   return %a : tensor<3xf32>
 }
+
+// -----
+
+// floor, ceil and round are exact and fold. By hand: floor(-2.5) = -3,
+// floor(-0.5) = -1, floor(0.75) = 0, floor(7) = 7; ceil(-2.5) = -2,
+// ceil(-0.5) = -0 (the sign of x), ceil(0.25) = 1, ceil(7) = 7; round ties
+// to even: 2.5 -> 2, -1.5 -> -2, 0.5 -> 0, 3.5 -> 4, -0.25 -> -0,
+// 2.75 -> 3. f16 rounds the same way: round(-2.5 : f16) = -2.
+// CHECK-LABEL: func.func @round_to_integral
+// CHECK-DAG: arith.constant dense<[-3.000000e+00, -1.000000e+00, 0.000000e+00, 7.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[-2.000000e+00, -0.000000e+00, 1.000000e+00, 7.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[2.000000e+00, -2.000000e+00, 0.000000e+00, 4.000000e+00, -0.000000e+00, 3.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: arith.constant dense<-2.000000e+00> : tensor<2xf16>
+// CHECK-NOT: crest.floor
+// CHECK-NOT: crest.ceil
+// CHECK-NOT: crest.round
+func.func @round_to_integral() -> (tensor<4xf32>, tensor<4xf32>, tensor<6xf32>, tensor<2xf16>) {
+  %f = arith.constant dense<[-2.5, -0.5, 0.75, 7.0]> : tensor<4xf32>
+  %c = arith.constant dense<[-2.5, -0.5, 0.25, 7.0]> : tensor<4xf32>
+  %r = arith.constant dense<[2.5, -1.5, 0.5, 3.5, -0.25, 2.75]> : tensor<6xf32>
+  %h = arith.constant dense<-2.5> : tensor<2xf16>
+  %a = crest.floor %f : tensor<4xf32>
+  %b = crest.ceil %c : tensor<4xf32>
+  %d = crest.round %r : tensor<6xf32>
+  %e = crest.round %h : tensor<2xf16>
+  return %a, %b, %d, %e : tensor<4xf32>, tensor<4xf32>, tensor<6xf32>, tensor<2xf16>
+}

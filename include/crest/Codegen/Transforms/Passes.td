@@ -28,8 +28,10 @@ def CrestLegalizeMathPass : Pass<"crest-legalize-math"> {
       `atan2`, `asin`, `acos`, `sin`, `cos`, `log2`, `log1p`, `expm1` and
       `cbrt`;
     - MLIR's expansions of `sinh`, `cosh`, `tan`, `asinh`, `acosh`,
-      `atanh`, `exp2`, `powf`, `fpowi`, `ceil`, `rsqrt` and `clampf`;
-    - `floor(x)` as `-ceil(-x)` and `log10(x)` as `log(x) / ln(10)`;
+      `atanh`, `exp2`, `powf`, `fpowi`, `rsqrt` and `clampf`;
+    - `ceil` and `floor` from `trunc`, keeping the sign of zero
+      (`ceil(x) = x > trunc(x) ? trunc(x) + 1 : trunc(x)`, `floor` with
+      `<` and `- 1`), and `log10(x)` as `log(x) / ln(10)`;
     - the f16 and bf16 forms of all of these, and of `exp` and `log`,
       compute in f32;
     - `arith.ceildivsi`, `arith.ceildivui` and `arith.floordivsi`, which

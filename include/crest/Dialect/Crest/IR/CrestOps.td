@@ -164,6 +164,27 @@ def Crest_NegOp : Crest_UnaryOp<"neg"> {
 def Crest_AbsOp : Crest_UnaryOp<"abs"> {
   let summary = "|x|";
 }
+def Crest_FloorOp : Crest_UnaryOp<"floor"> {
+  let summary = "Largest integer not above x";
+  let description = [{
+    Exact in every float type; -0, +-inf and NaN are returned as they are
+    (`floor(-0.5) = -1`, `floor(-0.0) = -0.0`).
+  }];
+}
+def Crest_CeilOp : Crest_UnaryOp<"ceil"> {
+  let summary = "Smallest integer not below x";
+  let description = [{
+    Exact; a negative x above -1 gives -0 (`ceil(-0.5) = -0.0`); +-inf and
+    NaN are returned as they are.
+  }];
+}
+def Crest_RoundOp : Crest_UnaryOp<"round"> {
+  let summary = "Nearest integer, halves to even";
+  let description = [{
+    IEEE 754's roundToIntegralTiesToEven, as ONNX's Round and NumPy's
+    `round`: `round(2.5) = 2`, `round(-1.5) = -2`, `round(-0.25) = -0.0`.
+  }];
+}
 def Crest_LogOp : Crest_UnaryOp<"log"> {
   let summary = "Natural logarithm";
   let description = [{

@@ -20,87 +20,17 @@ output is an independent NumPy float64 evaluation of the same network
 (direct convolution loops, the shuffle as a NumPy reshape/transpose), not
 Crest's. Inputs and weights are deterministic and non-zero.
 
-The protobuf messages are encoded here by hand (the onnx Python package is
-not installed on the build machine); only the fields the model uses are
-written.
+The protobuf messages are encoded by hand (onnx_writer.py).
 """
 
 import os
-import struct
 import sys
 
 import numpy as np
 
-# --------------------------------------------------------------------------
-# Protobuf wire format
-# --------------------------------------------------------------------------
-
-
-def varint(value):
-    if value < 0:
-        value += 1 << 64
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field_varint(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def field_bytes(number, data):
-    if isinstance(data, str):
-        data = data.encode()
-    return varint(number << 3 | 2) + varint(len(data)) + data
-
-
-FLOAT, INT64 = 1, 7
-
-
-def tensor(name, array):
-    """TensorProto: dims 1, data_type 2, name 8, raw_data 9."""
-    array = np.asarray(array)
-    data_type = {np.dtype(np.float32): FLOAT,
-                 np.dtype(np.int64): INT64}[array.dtype]
-    out = b"".join(field_varint(1, d) for d in array.shape)
-    out += field_varint(2, data_type) + field_bytes(8, name)
-    out += field_bytes(9, array.astype(array.dtype.newbyteorder("<")).tobytes())
-    return out
-
-
-def attribute_int(name, value):
-    """AttributeProto: name 1, i 3, type 20 (INT = 2)."""
-    return field_bytes(1, name) + field_varint(3, value) + field_varint(20, 2)
-
-
-def attribute_ints(name, values):
-    """AttributeProto: ints 8, type 20 (INTS = 7)."""
-    return (field_bytes(1, name) + b"".join(field_varint(8, v) for v in values)
-            + field_varint(20, 7))
-
-
-def node(op_type, inputs, outputs, name, attributes=()):
-    """NodeProto: input 1, output 2, name 3, op_type 4, attribute 5."""
-    out = b"".join(field_bytes(1, i) for i in inputs)
-    out += b"".join(field_bytes(2, o) for o in outputs)
-    out += field_bytes(3, name) + field_bytes(4, op_type)
-    out += b"".join(field_bytes(5, a) for a in attributes)
-    return out
-
-
-def value_info(name, elem_type, shape):
-    """ValueInfoProto: name 1, type 2 (TypeProto.tensor_type 1: elem_type 1,
-    shape 2 (dim 1: dim_value 1))."""
-    dims = b"".join(field_bytes(1, field_varint(1, d)) for d in shape)
-    tensor_type = field_varint(1, elem_type) + field_bytes(2, dims)
-    return field_bytes(1, name) + field_bytes(2, field_bytes(1, tensor_type))
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_writer import (FLOAT, attribute_int, attribute_ints,  # noqa: E402
+                         field_bytes, field_varint, node, tensor, value_info)
 
 # --------------------------------------------------------------------------
 # The model

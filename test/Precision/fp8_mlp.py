@@ -27,65 +27,19 @@ sums in float64, then float32 as the device keeps them. It prints the
 max-norm relative error against that model and against the float64
 network.
 
-The protobuf messages are encoded by hand (no onnx package here).
+The protobuf messages are encoded by hand (test/Models/onnx_writer.py).
 """
 
 import argparse
 import os
-import struct
 import sys
 
 import numpy as np
 
-# --------------------------------------------------------------------------
-# Protobuf wire format (as test/Models/channel_shuffle.py)
-# --------------------------------------------------------------------------
-
-
-def varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field_varint(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def field_bytes(number, data):
-    if isinstance(data, str):
-        data = data.encode()
-    return varint(number << 3 | 2) + varint(len(data)) + data
-
-
-FLOAT = 1
-
-
-def tensor(name, array):
-    array = np.asarray(array, dtype=np.float32)
-    out = b"".join(field_varint(1, d) for d in array.shape)
-    out += field_varint(2, FLOAT) + field_bytes(8, name)
-    out += field_bytes(9, array.astype("<f4").tobytes())
-    return out
-
-
-def node(op_type, inputs, outputs, name):
-    out = b"".join(field_bytes(1, i) for i in inputs)
-    out += b"".join(field_bytes(2, o) for o in outputs)
-    return out + field_bytes(3, name) + field_bytes(4, op_type)
-
-
-def value_info(name, shape):
-    dims = b"".join(field_bytes(1, field_varint(1, d)) for d in shape)
-    tensor_type = field_varint(1, FLOAT) + field_bytes(2, dims)
-    return field_bytes(1, name) + field_bytes(2, field_bytes(1, tensor_type))
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "Models"))
+from onnx_writer import (FLOAT, field_bytes, field_varint, node,  # noqa: E402
+                         tensor, value_info)
 
 # --------------------------------------------------------------------------
 # The model
@@ -127,8 +81,8 @@ def model_bytes(w1, b1, w2, b2):
     graph += field_bytes(2, "fp8_mlp")
     graph += b"".join(field_bytes(5, tensor(name, value)) for name, value in
                       [("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2)])
-    graph += field_bytes(11, value_info("x", [M, K]))
-    graph += field_bytes(12, value_info("y", [M, N]))
+    graph += field_bytes(11, value_info("x", FLOAT, [M, K]))
+    graph += field_bytes(12, value_info("y", FLOAT, [M, N]))
     opset = field_bytes(1, "") + field_varint(2, 17)
     return (field_varint(1, 8) + field_bytes(2, "fp8_mlp.py")
             + field_bytes(7, graph) + field_bytes(8, opset))

@@ -330,16 +330,31 @@ LogicalResult Importer::importSlice() {
     }
     return setOutput(0, materialize(pickElements({attr}, index, resultType)));
   }
-  for (int64_t step : strides)
-    if (step < 0)
-      return error() << "step " << step
-                     << " of a tensor computed at run time is not supported; "
-                        "Crest slices with positive steps";
+  // A negative step reads the same elements as the positive one from the
+  // last of them, in reverse: slice forward, then reverse those axes with
+  // a gather of constant indices size-1 ... 0.
+  SmallVector<int64_t> reversed;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (strides[d] > 0)
+      continue;
+    offsets[d] += (shape[d] - 1) * strides[d];
+    strides[d] = -strides[d];
+    reversed.push_back(d);
+  }
   bool unitStrides = llvm::all_of(strides, [](int64_t s) { return s == 1; });
   Value result = SliceOp::create(
       builder, loc, resultType, x, builder.getDenseI64ArrayAttr(offsets),
       unitStrides ? DenseI64ArrayAttr()
                   : builder.getDenseI64ArrayAttr(strides));
+  for (int64_t d : reversed) {
+    SmallVector<int64_t> backwards;
+    for (int64_t i = shape[d] - 1; i >= 0; --i)
+      backwards.push_back(i);
+    auto indexType = RankedTensorType::get({shape[d]}, builder.getI64Type());
+    result = GatherOp::create(builder, loc, resultType, result,
+                              materialize(getIntsAttr(indexType, backwards)),
+                              builder.getI64IntegerAttr(d));
+  }
   return setOutput(0, result);
 }
 

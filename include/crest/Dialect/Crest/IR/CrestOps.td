@@ -585,7 +585,8 @@ def Crest_SliceOp : Crest_Op<"slice", [Pure]> {
     `[offsets[0] + i0 * strides[0], ...]`. `offsets` and `strides` have one
     entry per dimension (`strides` default to 1 and are positive); every
     element the window reads lies inside the input, and the result's shape
-    is the window's. (ONNX Slice with negative steps is not supported.)
+    is the window's. (The ONNX importer builds negative steps as a slice and a
+    `crest.gather` of reversed indices.)
 
     ```mlir
     %k = crest.slice %qkv offsets [0, 256] strides [1, 1]

@@ -53,7 +53,7 @@ OPS = [
     "LeakyRelu", "Log", "Floor", "Ceil", "Round", "Reciprocal", "Elu", "Selu", "Celu", "Softsign",
     "Softplus", "PRelu",
     "Softmax", "LayerNormalization", "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
-    "MaxPool", "ReduceMean", "Reshape", "Flatten", "Transpose", "Concat",
+    "MaxPool", "ReduceMean", "Reshape", "Flatten", "Resize", "Upsample", "Transpose", "Concat",
     "Split", "Slice", "Gather", "Identity", "Cast",
     # Shape arithmetic (issue 16), folded at import time.
     "Shape", "Squeeze", "Unsqueeze", "Mod", "Equal", "Where",
@@ -129,12 +129,14 @@ def run_test(args, op, path):
         if result.returncode != 0 and "must be a constant" in result.stderr:
             # Shape operands given as graph inputs: bind the test's integer
             # inputs at compile time (see docs/Onnx.md).
-            # Integer inputs are shapes, axes or sizes; Clip's bounds are its
-            # inputs after the first.
+            # Integer inputs are shapes, axes or sizes; Clip's bounds and
+            # Resize's and Upsample's roi and scales are their inputs after
+            # the first.
             extra = []
             for position, ((name, elem), file) in enumerate(
                     zip(inputs, input_files)):
-                if elem in INTEGER_TYPES or (op == "Clip" and position > 0):
+                if elem in INTEGER_TYPES or (
+                        op in ("Clip", "Resize", "Upsample") and position > 0):
                     extra.append("--onnx-bind-input=%s=%s" %
                                  (name, os.path.join(data_dir, file)))
                     bound.add(name)

@@ -59,6 +59,7 @@ const OnnxConverterRegistry &OnnxConverterRegistry::get() {
     registerNormalizationConverters(r);
     registerReductionConverters(r);
     registerShapeArithmeticConverters(r);
+    registerResizeConverters(r);
     return r;
   }();
   return registry;

@@ -73,6 +73,7 @@ void registerDataMovementConverters(OnnxConverterRegistry &registry);
 void registerNormalizationConverters(OnnxConverterRegistry &registry);
 void registerReductionConverters(OnnxConverterRegistry &registry);
 void registerShapeArithmeticConverters(OnnxConverterRegistry &registry);
+void registerResizeConverters(OnnxConverterRegistry &registry);
 
 } // namespace onnx_import
 } // namespace crest

@@ -237,6 +237,31 @@ static LogicalResult checkMode(Importer &im, const ResizeRule &rule,
   return success();
 }
 
+/// Sets the node's output to X resized by `scales` or to `sizes`.
+static LogicalResult resizeOutput(Importer &im, Value x,
+                                  std::optional<SmallVector<double>> scales,
+                                  std::optional<SmallVector<int64_t>> sizes,
+                                  const ResizeRule &rule) {
+  SmallVector<int64_t> outSizes;
+  SmallVector<double> outScales;
+  if (failed(resolveSizes(im, Importer::tensorType(x).getShape(), scales,
+                          sizes, outSizes, outScales)))
+    return failure();
+  FailureOr<Value> r = resize(im, x, outSizes, outScales, rule);
+  if (failed(r))
+    return failure();
+  return im.setOutput(0, *r);
+}
+
+/// The float input X and the mode of `rule`, checked.
+static LogicalResult readModeAndInput(Importer &im, ResizeRule &rule,
+                                      bool cubicAllowed) {
+  if (failed(im.expectFloat(im.input(0), "X")))
+    return failure();
+  rule.mode = im.stringAttr("mode", "nearest");
+  return checkMode(im, rule, cubicAllowed);
+}
+
 /// Resize, opsets 10 (X, scales; asymmetric, nearest rounds down) and 11 on
 /// (X, roi, scales, sizes).
 static LogicalResult importResize(Importer &im) {
@@ -250,11 +275,8 @@ static LogicalResult importResize(Importer &im) {
                                  "nearest_mode"})))
     return failure();
   Value x = im.input(0);
-  if (failed(im.expectFloat(x, "X")))
-    return failure();
   ResizeRule rule;
-  rule.mode = im.stringAttr("mode", "nearest");
-  if (failed(checkMode(im, rule, /*cubicAllowed=*/opset >= 11)))
+  if (failed(readModeAndInput(im, rule, /*cubicAllowed=*/opset >= 11)))
     return failure();
   rule.cubicA = im.floatAttr("cubic_coeff_a", -0.75f);
   rule.excludeOutside = im.intAttr("exclude_outside", 0);
@@ -337,14 +359,7 @@ static LogicalResult importResize(Importer &im) {
     else
       scales = fullScales;
   }
-  SmallVector<int64_t> outSizes;
-  SmallVector<double> outScales;
-  if (failed(resolveSizes(im, in, scales, sizes, outSizes, outScales)))
-    return failure();
-  FailureOr<Value> r = resize(im, x, outSizes, outScales, rule);
-  if (failed(r))
-    return failure();
-  return im.setOutput(0, *r);
+  return resizeOutput(im, x, scales, sizes, rule);
 }
 
 /// Upsample, opsets 7 (scales attribute) to 9 (scales input): asymmetric
@@ -357,13 +372,10 @@ static LogicalResult importUpsample(Importer &im) {
                     : ArrayRef<StringRef>{"mode"})))
     return failure();
   Value x = im.input(0);
-  if (failed(im.expectFloat(x, "X")))
-    return failure();
   ResizeRule rule;
-  rule.mode = im.stringAttr("mode", "nearest");
   rule.transform = "asymmetric";
   rule.nearest = "floor";
-  if (failed(checkMode(im, rule, /*cubicAllowed=*/false)))
+  if (failed(readModeAndInput(im, rule, /*cubicAllowed=*/false)))
     return failure();
   std::optional<SmallVector<double>> scales;
   if (opset < 9) {
@@ -380,15 +392,7 @@ static LogicalResult importUpsample(Importer &im) {
       return failure();
     scales = *v;
   }
-  SmallVector<int64_t> outSizes;
-  SmallVector<double> outScales;
-  if (failed(resolveSizes(im, Importer::tensorType(x).getShape(), scales,
-                          std::nullopt, outSizes, outScales)))
-    return failure();
-  FailureOr<Value> r = resize(im, x, outSizes, outScales, rule);
-  if (failed(r))
-    return failure();
-  return im.setOutput(0, *r);
+  return resizeOutput(im, x, scales, std::nullopt, rule);
 }
 
 void crest::onnx_import::registerResizeConverters(

@@ -207,7 +207,7 @@ private:
                 emitRow);
   LogicalResult lowerSoftmax(SoftmaxOp op);
   LogicalResult lowerLayerNorm(LayerNormOp op);
-  LogicalResult lowerMean(Operation *op, ArrayRef<int64_t> dims);
+  LogicalResult lowerReduction(Operation *op, ArrayRef<int64_t> dims);
   LogicalResult lowerPool(Operation *op);
 
   /// Elements per work-item of the data movement kernels: `vector-width`,
@@ -695,8 +695,11 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
   });
 }
 
-LogicalResult LowerOpsToGPUPass::lowerMean(Operation *op,
-                                           ArrayRef<int64_t> dims) {
+/// reduce_mean, reduce_sum, reduce_prod, reduce_max, reduce_min and
+/// global_avg_pool2d: one wave per output element, lanes striding the
+/// reduced elements in f32, then a butterfly across the wave.
+LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
+                                                ArrayRef<int64_t> dims) {
   ArrayRef<int64_t> shape = tensorType(op->getOperand(0)).getShape();
   int64_t rank = shape.size();
   SmallVector<int64_t> sorted;
@@ -722,26 +725,50 @@ LogicalResult LowerOpsToGPUPass::lowerMean(Operation *op,
                    product(shape.drop_front(last + 1))};
   Type outElt = tensorType(op->getResult(0)).getElementType();
   unsigned w = waveSize;
-  return lowerRows(op, isa<ReduceMeanOp>(op) ? "reduce_mean"
-                                             : "global_avg_pool2d",
-                   layout,
+  enum class Kind { Sum, Mean, Prod, Max, Min };
+  Kind kind = llvm::TypeSwitch<Operation *, Kind>(op)
+                  .Case([](ReduceSumOp) { return Kind::Sum; })
+                  .Case([](ReduceProdOp) { return Kind::Prod; })
+                  .Case([](ReduceMaxOp) { return Kind::Max; })
+                  .Case([](ReduceMinOp) { return Kind::Min; })
+                  .Default([](Operation *) { return Kind::Mean; });
+  double inf = std::numeric_limits<double>::infinity();
+  double init = kind == Kind::Prod  ? 1.0
+                : kind == Kind::Max ? -inf
+                : kind == Kind::Min ? inf
+                                    : 0.0;
+  StringRef name = isa<GlobalAvgPool2DOp>(op)
+                       ? StringRef("global_avg_pool2d")
+                       : op->getName().stripDialect();
+  return lowerRows(op, name, layout,
                    [&](Emitter &e, Value lane, Value row, Value rowBase,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
     Location loc = e.loc;
-    auto addF = [&](Value x, Value y) -> Value {
-      return arith::AddFOp::create(b, loc, x, y);
+    auto combine = [&](Value x, Value y) -> Value {
+      switch (kind) {
+      case Kind::Prod:
+        return arith::MulFOp::create(b, loc, x, y);
+      case Kind::Max:
+        return arith::MaximumFOp::create(b, loc, x, y);
+      case Kind::Min:
+        return arith::MinimumFOp::create(b, loc, x, y);
+      default:
+        return arith::AddFOp::create(b, loc, x, y);
+      }
     };
-    Value sum = rowLoop(
-        e, lane, layout.r, w, {e.f32(0)},
+    Value acc = rowLoop(
+        e, lane, layout.r, w, {e.f32(init)},
         [&](Value r, ValueRange acc) -> SmallVector<Value> {
-          return {addF(acc[0], e.loadF32(flat[0], e.add(rowBase,
+          return {combine(acc[0], e.loadF32(flat[0], e.add(rowBase,
                                                          e.mul(r, layout.inner))))};
         })[0];
-    Value mean = arith::MulFOp::create(b, loc, e.waveAllReduce(sum, w, addF),
-                                       e.f32(1.0 / double(layout.r)));
+    Value result = e.waveAllReduce(acc, w, combine);
+    if (kind == Kind::Mean)
+      result = arith::MulFOp::create(b, loc, result,
+                                     e.f32(1.0 / double(layout.r)));
     e.enterIf(e.cmp(arith::CmpIPredicate::eq, lane, e.idx(0)));
-    e.store(convertElements(b, loc, mean, outElt), flat[1], row);
+    e.store(convertElements(b, loc, result, outElt), flat[1], row);
   });
 }
 
@@ -1317,12 +1344,13 @@ void LowerOpsToGPUPass::runOnOperation() {
             .Case([&](KernelOp kernel) { return lowerGroup(kernel); })
             .Case([&](SoftmaxOp softmax) { return lowerSoftmax(softmax); })
             .Case([&](LayerNormOp norm) { return lowerLayerNorm(norm); })
-            .Case([&](ReduceMeanOp mean) {
-              return lowerMean(mean, mean.getDims());
+            .Case<ReduceMeanOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
+                  ReduceMinOp>([&](auto reduce) {
+              return lowerReduction(reduce, reduce.getDims());
             })
             .Case([&](GlobalAvgPool2DOp pool) {
               int64_t hw[] = {2, 3};
-              return lowerMean(pool, hw);
+              return lowerReduction(pool, hw);
             })
             .Case<MaxPool2DOp, AvgPool2DOp>(
                 [&](Operation *pool) { return lowerPool(pool); })

@@ -360,7 +360,7 @@ private:
   Error attention(const pkg::Node &node);
   Error layerNorm(const pkg::Node &node);
   Error pool(const pkg::Node &node);
-  Error reduceMean(const pkg::Node &node, std::vector<int64_t> dims);
+  Error reduction(const pkg::Node &node, std::vector<int64_t> dims);
   Error dataMovement(const pkg::Node &node);
   /// Defines the result as a copy of elements of the operands: result
   /// element i is `operands[sources[i].first]` element `sources[i].second`,
@@ -398,11 +398,13 @@ Error Evaluator::evaluate(const pkg::Node &node) {
     return layerNorm(node);
   if (op == "max_pool2d" || op == "avg_pool2d" || op == "global_avg_pool2d")
     return pool(node);
-  if (op == "reduce_mean") {
+  if (is_contained({"reduce_mean", "reduce_sum", "reduce_prod", "reduce_max",
+                    "reduce_min"},
+                   op)) {
     Expected<std::vector<int64_t>> dims = array(node, "dims", {});
     if (!dims)
       return dims.takeError();
-    return reduceMean(node, *dims);
+    return reduction(node, *dims);
   }
   if (is_contained({"reshape", "transpose", "concat", "slice", "gather"}, op))
     return dataMovement(node);
@@ -1073,7 +1075,7 @@ Error Evaluator::pool(const pkg::Node &node) {
   return finish(node, std::move(out), std::move(tol));
 }
 
-Error Evaluator::reduceMean(const pkg::Node &node, std::vector<int64_t> dims) {
+Error Evaluator::reduction(const pkg::Node &node, std::vector<int64_t> dims) {
   Expected<const RefTensor *> in = operand(node, 0);
   if (!in)
     return in.takeError();
@@ -1095,11 +1097,21 @@ Error Evaluator::reduceMean(const pkg::Node &node, std::vector<int64_t> dims) {
   int64_t outCount = numElements(keptShape);
   if (outCount != typeOf(node.outputs[0]).getNumElements())
     return makeError("result shape does not match the reduction");
+  StringRef op = node.op;
+  bool isMax = op == "reduce_max", isMin = op == "reduce_min";
+  bool isProd = op == "reduce_prod", isMean = op == "reduce_mean";
+  double inf = std::numeric_limits<double>::infinity();
+  double init = isProd ? 1.0 : isMax ? -inf : isMin ? inf : 0.0;
+  // acc: the exact reduction; mag: the same over |x| + t(x) for products
+  // (sum |x| otherwise); t: the largest t(x) for max/min, sum t(x) for
+  // sums.
+  std::vector<double> acc(outCount, init), mag(outCount, isProd ? 1.0 : 0.0),
+      t(outCount, 0);
   std::vector<int64_t> keptStrides = stridesOf(keptShape);
-  std::vector<double> sum(outCount, 0), absSum(outCount, 0), t(outCount, 0);
   int64_t n = numElements(xs), count = n / std::max<int64_t>(outCount, 1);
   std::vector<int64_t> xStrides = stridesOf(xs);
   const std::vector<double> &xv = (*in)->values, &xt = (*in)->tolerance;
+  sem::ScalarType f64 = sem::ScalarType::getFloat(APFloat::IEEEdouble());
   for (int64_t i = 0; i < n; ++i) {
     int64_t o = 0, k = 0;
     for (int64_t d = 0; d < rank; ++d) {
@@ -1107,14 +1119,35 @@ Error Evaluator::reduceMean(const pkg::Node &node, std::vector<int64_t> dims) {
       if (!reduced[d])
         o += idx * keptStrides[k++];
     }
-    sum[o] += xv[i], absSum[o] += std::fabs(xv[i]), t[o] += xt[i];
+    if (isMax || isMin) {
+      // crest.max/min's rules: NaN propagates, -0 < +0.
+      acc[o] = sem::evaluate(isMax ? sem::ElementwiseOp::Max
+                                   : sem::ElementwiseOp::Min,
+                             {acc[o], xv[i]}, f64);
+      t[o] = std::max(t[o], xt[i]);
+    } else if (isProd) {
+      acc[o] *= xv[i];
+      mag[o] *= std::fabs(xv[i]) + xt[i];
+    } else {
+      acc[o] += xv[i], mag[o] += std::fabs(xv[i]), t[o] += xt[i];
+    }
   }
   double uc = computeRoundoff(node.outputs[0]);
   for (int64_t o = 0; o < outCount; ++o) {
-    sum[o] /= count;
-    t[o] = t[o] / count + double(count + 2) * uc * absSum[o] / count;
+    if (isMax || isMin)
+      continue; // exact
+    if (isProd) {
+      // |prod (x + e) - prod x| <= prod (|x| + t) - prod |x|, and count - 1
+      // roundings of partial products no larger than prod (|x| + t).
+      t[o] = mag[o] - std::fabs(acc[o]) + double(count + 1) * uc * mag[o];
+    } else if (isMean) {
+      acc[o] /= count;
+      t[o] = t[o] / count + double(count + 2) * uc * mag[o] / count;
+    } else {
+      t[o] += double(count + 1) * uc * mag[o];
+    }
   }
-  return finish(node, std::move(sum), std::move(t));
+  return finish(node, std::move(acc), std::move(t));
 }
 
 Error Evaluator::gatherElements(const pkg::Node &node,

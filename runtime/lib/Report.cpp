@@ -50,8 +50,9 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
     if (is_contained({"matmul", "batch_matmul", "conv2d"}, head)) {
       ++contractions;
       fusedIntoContractions += fused;
-    } else if (is_contained({"softmax", "layer_norm", "reduce_mean",
-                             "global_avg_pool2d", "max_pool2d", "avg_pool2d"},
+    } else if (head.starts_with("reduce_") ||
+               is_contained({"softmax", "layer_norm", "global_avg_pool2d",
+                             "max_pool2d", "avg_pool2d"},
                             head)) {
       ++reductions;
     } else if (head == "attention") {

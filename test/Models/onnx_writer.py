@@ -31,13 +31,14 @@ def field_bytes(number, data):
     return varint(number << 3 | 2) + varint(len(data)) + data
 
 
-FLOAT, INT64 = 1, 7
+FLOAT, INT64, FLOAT16 = 1, 7, 10
 
 
 def tensor(name, array):
     """TensorProto: dims 1, data_type 2, name 8, raw_data 9."""
     array = np.asarray(array)
     data_type = {np.dtype(np.float32): FLOAT,
+                 np.dtype(np.float16): FLOAT16,
                  np.dtype(np.int64): INT64}[array.dtype]
     out = b"".join(field_varint(1, d) for d in array.shape)
     out += field_varint(2, data_type) + field_bytes(8, name)

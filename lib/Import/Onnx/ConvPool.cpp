@@ -83,6 +83,13 @@ Value Importer::transpose(Value value, ArrayRef<int64_t> perm) {
 /// added around dimension `dim`.
 Value Importer::padDimension(Value value, int64_t dim, int64_t before,
                              int64_t after, double fill) {
+  return padDimension(value, dim, before, after,
+                      builder.getFloatAttr(tensorType(value).getElementType(),
+                                           fill));
+}
+
+Value Importer::padDimension(Value value, int64_t dim, int64_t before,
+                             int64_t after, Attribute fill) {
   if (before == 0 && after == 0)
     return value;
   RankedTensorType type = tensorType(value);
@@ -91,8 +98,7 @@ Value Importer::padDimension(Value value, int64_t dim, int64_t before,
     SmallVector<int64_t> shape(type.getShape());
     shape[dim] = size;
     auto t = RankedTensorType::get(shape, type.getElementType());
-    return materialize(DenseElementsAttr::get(
-        t, FloatAttr::get(type.getElementType(), fill)));
+    return materialize(DenseElementsAttr::get(t, fill));
   };
   if (before)
     parts.push_back(filler(before));

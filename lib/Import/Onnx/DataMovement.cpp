@@ -466,6 +466,191 @@ LogicalResult Importer::importConstant() {
   return setOutput(0, materialize(value));
 }
 
+/// `value` gathered along `dim` at constant `indices` (an index past the
+/// end reads zeros).
+static Value gatherConstant(Importer &im, Value value, int64_t dim,
+                            ArrayRef<int64_t> indices) {
+  RankedTensorType type = Importer::tensorType(value);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = indices.size();
+  auto indexType =
+      RankedTensorType::get({int64_t(indices.size())}, im.builder.getI64Type());
+  return GatherOp::create(
+      im.builder, im.loc, RankedTensorType::get(shape, type.getElementType()),
+      value, im.materialize(Importer::getIntsAttr(indexType, indices)),
+      im.builder.getI64IntegerAttr(dim));
+}
+
+/// Pad: per padded dimension, a slice for negative pads and a concat with
+/// constants (constant mode), or a gather of the edge, reflected or wrapped
+/// indices (edge, reflect, wrap).
+LogicalResult Importer::importPad() {
+  if (failed(expectInputs(1, 4)) ||
+      failed(checkAttributes({"mode", "pads", "paddings", "value"})))
+    return failure();
+  Value x = input(0);
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> pads;
+  if (input(1)) {
+    FailureOr<SmallVector<int64_t>> given = getConstantInts(input(1), "pads");
+    if (failed(given))
+      return failure();
+    pads = *given;
+  } else if (auto attr = intsAttr(opset < 2 ? "paddings" : "pads")) {
+    pads = *attr;
+  } else {
+    return error() << "pads are missing";
+  }
+  SmallVector<int64_t> axes;
+  if (input(3)) {
+    FailureOr<SmallVector<int64_t>> given = getConstantInts(input(3), "axes");
+    if (failed(given))
+      return failure();
+    for (int64_t axis : *given) {
+      FailureOr<int64_t> a = normalizeAxis(axis, rank);
+      if (failed(a))
+        return failure();
+      if (llvm::is_contained(axes, *a))
+        return error() << "axis " << axis << " is repeated";
+      axes.push_back(*a);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    return error() << "pads must have 2 entries per padded axis ("
+                   << 2 * axes.size() << "), got " << pads.size();
+  std::string mode = stringAttr("mode", "constant");
+  if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, mode))
+    return error() << "mode = '" << mode
+                   << "' is not supported (supported: constant, reflect, "
+                      "edge, wrap)";
+  Type element = type.getElementType();
+  Attribute fill;
+  if (Value v = input(2)) {
+    DenseElementsAttr attr = getConstant(v);
+    if (!attr || attr.getNumElements() != 1)
+      return error() << "constant_value must be a constant scalar";
+    if (attr.getElementType() != element)
+      return error() << "constant_value has element type "
+                     << attr.getElementType() << ", the data "
+                     << element;
+    fill = *attr.getValues<Attribute>().begin();
+  } else if (isa<FloatType>(element)) {
+    fill = builder.getFloatAttr(element, floatAttr("value", 0.0f));
+  } else if (element.isInteger(1)) {
+    fill = builder.getBoolAttr(floatAttr("value", 0.0f) != 0);
+  } else {
+    fill = builder.getIntegerAttr(element, int64_t(floatAttr("value", 0.0f)));
+  }
+  Value result = x;
+  for (auto [i, d] : llvm::enumerate(axes)) {
+    int64_t before = pads[i], after = pads[i + axes.size()];
+    int64_t n = type.getDimSize(d);
+    std::optional<int64_t> size = checkedAdd(n, before);
+    if (size)
+      size = checkedAdd(*size, after);
+    if (!size)
+      return error() << "pads " << before << " and " << after
+                     << " of axis " << d << " overflow";
+    if (*size <= 0)
+      return error() << "the padded axis " << d
+                     << " is empty; Crest does not support empty tensors";
+    if (before == 0 && after == 0)
+      continue;
+    SmallVector<int64_t> shape(tensorType(result).getShape());
+    shape[d] = *size;
+    if (!checkedProduct(shape, kMaxTensorElements))
+      return error() << "the padded tensor has too many elements ("
+                     << formatShape(shape) << "; the limit is "
+                     << kMaxTensorElements << ")";
+    SmallVector<int64_t> indices;
+    for (int64_t o = 0; mode != "constant" && o < *size; ++o) {
+      int64_t j = o - before; // the source index, perhaps outside [0, n)
+      if (mode == "edge") {
+        indices.push_back(std::clamp<int64_t>(j, 0, n - 1));
+      } else if (mode == "wrap") {
+        indices.push_back((j % n + n) % n);
+      } else {
+        // Reflection without repeating the edge, period 2 (n - 1).
+        int64_t period = 2 * (n - 1);
+        int64_t m = period ? (j % period + period) % period : 0;
+        indices.push_back(m < n ? m : period - m);
+      }
+    }
+    if (mode != "constant") {
+      result = gatherConstant(*this, result, d, indices);
+      continue;
+    }
+    // Constant: the elements kept (a slice when a pad is negative), then
+    // the fill around them.
+    int64_t first = std::max<int64_t>(-before, 0);
+    int64_t last = n - std::max<int64_t>(-after, 0); // exclusive
+    if (first > 0 || last < n) {
+      SmallVector<int64_t> kept(tensorType(result).getShape());
+      SmallVector<int64_t> offsets(rank, 0);
+      kept[d] = std::max<int64_t>(last - first, 0);
+      offsets[d] = first;
+      if (kept[d] == 0) {
+        // Everything cropped: the result is all fill.
+        result = materialize(DenseElementsAttr::get(
+            RankedTensorType::get(shape, element), fill));
+        continue;
+      }
+      result = SliceOp::create(builder, loc,
+                               RankedTensorType::get(kept, element), result,
+                               builder.getDenseI64ArrayAttr(offsets),
+                               DenseI64ArrayAttr());
+    }
+    result = padDimension(result, d, std::max<int64_t>(before, 0),
+                          std::max<int64_t>(after, 0), fill);
+  }
+  return setOutput(0, result);
+}
+
+/// Tile (opset 6 on): per repeated dimension, a gather of the indices
+/// 0..n-1 repeated.
+LogicalResult Importer::importTile() {
+  if (failed(expectInputs(2, 2)) || failed(checkAttributes({})))
+    return failure();
+  Value x = input(0);
+  RankedTensorType type = tensorType(x);
+  FailureOr<SmallVector<int64_t>> repeats =
+      getConstantInts(input(1), "repeats");
+  if (failed(repeats))
+    return failure();
+  if (int64_t(repeats->size()) != type.getRank())
+    return error() << "repeats must have one entry per dimension of the "
+                      "input ("
+                   << type.getRank() << "), got " << repeats->size();
+  Value result = x;
+  for (auto [d, r] : llvm::enumerate(*repeats)) {
+    int64_t n = type.getDimSize(d);
+    if (r <= 0)
+      return error() << "repeats[" << d << "] = " << r
+                     << " is not positive; Crest does not support empty "
+                        "tensors";
+    std::optional<int64_t> size = checkedMul(n, r);
+    if (!size)
+      return error() << "repeats[" << d << "] = " << r << " overflows";
+    if (r == 1)
+      continue;
+    SmallVector<int64_t> shape(tensorType(result).getShape());
+    shape[d] = *size;
+    if (!checkedProduct(shape, kMaxTensorElements))
+      return error() << "the tiled tensor has too many elements ("
+                     << formatShape(shape) << "; the limit is "
+                     << kMaxTensorElements << ")";
+    SmallVector<int64_t> indices;
+    for (int64_t o = 0; o < *size; ++o)
+      indices.push_back(o % n);
+    result = gatherConstant(*this, result, d, indices);
+  }
+  return setOutput(0, result);
+}
+
 void crest::onnx_import::registerDataMovementConverters(
     OnnxConverterRegistry &registry) {
   registry.add("Reshape", 1, kNewestOpset,
@@ -486,6 +671,10 @@ void crest::onnx_import::registerDataMovementConverters(
                [](Importer &im) { return im.importSlice(); });
   registry.add("Gather", 1, kNewestOpset,
                [](Importer &im) { return im.importGather(); });
+  registry.add("Pad", 1, kNewestOpset,
+               [](Importer &im) { return im.importPad(); });
+  registry.add("Tile", 6, kNewestOpset,
+               [](Importer &im) { return im.importTile(); });
   registry.add("Shape", 1, kNewestOpset,
                [](Importer &im) { return im.importShape(); });
   registry.add("Constant", 1, kNewestOpset,

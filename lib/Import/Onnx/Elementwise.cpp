@@ -376,23 +376,52 @@ LogicalResult Importer::importCast() {
 }
 
 LogicalResult Importer::importIdentity() {
-  StringRef op = node->op_type();
-  const onnx::NodeProto &n = *node;
-  if (failed(expectInputs(1, op == "Dropout" ? 3 : 1)))
+  if (failed(expectInputs(1, 1)) || failed(checkAttributes({})))
     return failure();
-  if (op == "Dropout") {
-    if (failed(checkAttributes({"seed", "ratio"})))
-      return failure();
-    if (n.output_size() > 1 && !n.output(1).empty())
-      return error() << "the mask output is not supported (inference only)";
-    if (Value training = input(2)) {
-      DenseElementsAttr attr;
-      if (!matchPattern(training, m_Constant(&attr)) ||
-          attr.getValues<bool>()[0])
-        return error() << "training_mode must be a constant false";
-    }
-  }
   return setOutput(0, input(0));
+}
+
+/// Dropout in inference: the identity, and a mask of ones (bool from opset
+/// 10, the input's type before). Training mode (is_test = 0 before opset
+/// 7, a true training_mode input from 12) drops elements at random, which
+/// Crest cannot reproduce, unless the ratio is 0.
+LogicalResult Importer::importDropout() {
+  const onnx::NodeProto &n = *node;
+  if (failed(expectInputs(1, 3)) ||
+      failed(checkAttributes({"seed", "ratio", "is_test"})))
+    return failure();
+  bool training = opset < 7 && !intAttr("is_test", 0);
+  if (Value mode = input(2)) {
+    DenseElementsAttr attr = getConstant(mode);
+    if (!attr || attr.getNumElements() != 1 ||
+        !attr.getElementType().isInteger(1))
+      return error() << "training_mode must be a constant bool scalar";
+    training = attr.getValues<bool>()[0];
+  }
+  double ratio = floatAttr("ratio", 0.5f);
+  if (Value r = input(1)) {
+    DenseElementsAttr attr = getConstant(r);
+    if (!attr || attr.getNumElements() != 1 ||
+        !isa<FloatType>(attr.getElementType()))
+      return error() << "ratio must be a constant float scalar";
+    ratio = (*attr.getValues<APFloat>().begin()).convertToDouble();
+  }
+  if (training && ratio != 0)
+    return error() << "training mode with ratio " << ratio
+                   << " drops elements at random, which is not supported "
+                      "(inference only; a ratio of 0 is the identity)";
+  Value x = input(0);
+  if (failed(setOutput(0, x)))
+    return failure();
+  if (n.output_size() < 2 || n.output(1).empty())
+    return success();
+  RankedTensorType type = tensorType(x);
+  Type maskElement = opset >= 10 ? builder.getI1Type() : type.getElementType();
+  auto maskType = RankedTensorType::get(type.getShape(), maskElement);
+  Attribute one = maskElement.isInteger(1)
+                      ? Attribute(builder.getBoolAttr(true))
+                      : Attribute(builder.getFloatAttr(maskElement, 1.0));
+  return setOutput(1, materialize(DenseElementsAttr::get(maskType, one)));
 }
 
 void crest::onnx_import::registerElementwiseConverters(
@@ -452,5 +481,5 @@ void crest::onnx_import::registerElementwiseConverters(
   registry.add("Identity", 1, kNewestOpset,
                [](Importer &im) { return im.importIdentity(); });
   registry.add("Dropout", 1, kNewestOpset,
-               [](Importer &im) { return im.importIdentity(); });
+               [](Importer &im) { return im.importDropout(); });
 }

@@ -586,6 +586,30 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph) {
           convertTensor(tensor, "the value bound to " + what);
       if (failed(value))
         return failure();
+      // The value must be one the model declares for the input: its
+      // element type and the dimensions the model gives.
+      if (info.type().has_tensor_type()) {
+        const onnx::TypeProto_Tensor &declared = info.type().tensor_type();
+        if (declared.elem_type() != 0 &&
+            declared.elem_type() != tensor.data_type())
+          return modelError()
+                 << "the value bound to " << what << " has element type "
+                 << value->getElementType() << " (ONNX type "
+                 << tensor.data_type() << "); the model declares ONNX type "
+                 << declared.elem_type();
+        ArrayRef<int64_t> shape = value->getType().getShape();
+        if (declared.has_shape()) {
+          bool matches = declared.shape().dim_size() == int64_t(shape.size());
+          for (auto [i, dim] : llvm::enumerate(declared.shape().dim()))
+            if (matches && dim.has_dim_value() && dim.dim_value() > 0)
+              matches = dim.dim_value() == shape[i];
+          if (!matches)
+            return modelError() << "the value bound to " << what
+                                << " has shape [" << formatShape(shape)
+                                << "], which the model's declaration of the "
+                                   "input does not allow";
+        }
+      }
       constants.push_back({info.name(), *value});
       continue;
     }

@@ -153,6 +153,15 @@ public:
   /// The node's `axes`: the constant input 1 (newer opsets) or the `axes`
   /// attribute (older ones); empty when neither is given.
   FailureOr<SmallVector<int64_t>> getAxes();
+  /// A Reduce* node's reduced dimensions of `x`, normalized and sorted
+  /// (every dimension when `axes` is empty); empty with `noop` set when
+  /// noop_with_empty_axes makes the node an identity (Reduction.cpp).
+  FailureOr<SmallVector<int64_t>> getReducedDims(Value x, bool &noop);
+  /// The crest reduction `OpTy` of `x` over `dims` (normalized, sorted,
+  /// distinct), moving them last first where they are not consecutive, a
+  /// reshape where they are all of size 1.
+  template <typename OpTy>
+  Value reduce(Value x, ArrayRef<int64_t> dims, bool keep);
   LogicalResult checkAttributes(ArrayRef<StringRef> supported);
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
   static RankedTensorType tensorType(Value v) {
@@ -169,6 +178,9 @@ public:
   Value transpose(Value value, ArrayRef<int64_t> perm);
   Value padDimension(Value value, int64_t dim, int64_t before, int64_t after,
                      double fill = 0.0);
+  /// The same with `fill` an element attribute of `value`'s type.
+  Value padDimension(Value value, int64_t dim, int64_t before, int64_t after,
+                     Attribute fill);
   /// One dimension of a pooling window (ConvPool.cpp).
   struct PoolWindow {
     int64_t kernel, stride, dilation, pad0, pad1, out;
@@ -188,24 +200,27 @@ public:
   LogicalResult importHardSigmoid();
   LogicalResult importLeakyRelu();
   LogicalResult importIdentity();
+  LogicalResult importDropout();
   LogicalResult importBinary();
   LogicalResult importLegacyBinary();
   LogicalResult importGlobalPool(bool isMax);
   LogicalResult importTranspose();
   LogicalResult importConcat();
   LogicalResult importGather();
+  LogicalResult importPad();
+  LogicalResult importTile();
   LogicalResult importShape();
   LogicalResult importGemm();
   LogicalResult importMatMul();
   LogicalResult importConv();
   LogicalResult importPool(bool isMax);
-  LogicalResult importReduceMean();
   LogicalResult importReshapeLike();
   LogicalResult importSlice();
   LogicalResult importSplit();
   LogicalResult importSoftmax();
   LogicalResult importLayerNorm();
   LogicalResult importBatchNorm();
+  LogicalResult importInstanceNorm();
   LogicalResult importClip();
   LogicalResult importIntegerClip();
   LogicalResult importCast();

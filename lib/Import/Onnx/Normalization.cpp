@@ -1,6 +1,7 @@
 //===- Normalization.cpp - ONNX Normalization converters ------------------===//
 //
-// Softmax, LayerNormalization and BatchNormalization.
+// Softmax, LayerNormalization, BatchNormalization and
+// InstanceNormalization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,6 +187,52 @@ LogicalResult Importer::importBatchNorm() {
   return setOutput(0, *result);
 }
 
+/// InstanceNormalization: each (n, c) plane normalized over its spatial
+/// dimensions, then the per-channel scale and bias. crest.layer_norm from
+/// axis 2 with a scale of ones normalizes; a broadcast multiply and add
+/// apply the channel's parameters.
+LogicalResult Importer::importInstanceNorm() {
+  if (failed(expectInputs(3, 3)) ||
+      failed(checkAttributes({"epsilon", "consumed_inputs"})))
+    return failure();
+  Value x = input(0), scale = input(1), bias = input(2);
+  if (failed(expectFloat(x, "input")) || failed(expectFloat(scale, "scale")) ||
+      failed(expectFloat(bias, "B")))
+    return failure();
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  if (rank < 3)
+    return error() << "input must have rank 3 or more (N x C x D1 ...), got "
+                   << rank;
+  int64_t channels = type.getDimSize(1);
+  for (auto [name, v] : {std::pair{"scale", scale}, std::pair{"B", bias}})
+    if (tensorType(v).getShape() != ArrayRef<int64_t>{channels})
+      return error() << name << " must have shape " << channels
+                     << " (the channels), got "
+                     << formatShape(tensorType(v).getShape());
+  float epsilon = floatAttr("epsilon", 1e-5f);
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    return error() << "epsilon = " << epsilon << " must be positive and finite";
+  Type element = type.getElementType();
+  auto spatial = type.getShape().drop_front(2);
+  Value ones = materialize(DenseElementsAttr::get(
+      RankedTensorType::get(spatial, element), builder.getFloatAttr(element, 1)));
+  Value normalized = LayerNormOp::create(
+      builder, loc, type, x, ones, Value(), builder.getI64IntegerAttr(2),
+      builder.getF32FloatAttr(epsilon));
+  SmallVector<int64_t> perChannel(rank - 1, 1);
+  perChannel[0] = channels;
+  FailureOr<Value> scaled =
+      binary<MulOp>(normalized, reshape(convert(scale, element), perChannel));
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> result =
+      binary<AddOp>(*scaled, reshape(convert(bias, element), perChannel));
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
+}
+
 void crest::onnx_import::registerNormalizationConverters(
     OnnxConverterRegistry &registry) {
   registry.add("Softmax", 1, kNewestOpset,
@@ -194,4 +241,6 @@ void crest::onnx_import::registerNormalizationConverters(
                [](Importer &im) { return im.importLayerNorm(); });
   registry.add("BatchNormalization", 1, kNewestOpset,
                [](Importer &im) { return im.importBatchNorm(); });
+  registry.add("InstanceNormalization", 1, kNewestOpset,
+               [](Importer &im) { return im.importInstanceNorm(); });
 }

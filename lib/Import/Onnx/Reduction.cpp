@@ -1,36 +1,104 @@
 //===- Reduction.cpp - ONNX Reduction converters --------------------------===//
 //
-// ReduceMean.
+// ReduceMean, ReduceSum, ReduceProd, ReduceMax, ReduceMin, and the ones
+// written with them: ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum,
+// ReduceLogSumExp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
 #include "Registry.h"
 
+#include "llvm/ADT/APFloat.h"
+
 using namespace crest;
 using namespace crest::onnx_import;
 
-LogicalResult Importer::importReduceMean() {
-  if (failed(expectInputs(1, 2)) ||
-      failed(checkAttributes({"axes", "keepdims", "noop_with_empty_axes"})))
-    return failure();
-  Value x = input(0);
-  if (failed(expectFloat(x, "data")))
-    return failure();
+template <typename OpTy>
+Value Importer::reduce(Value x, ArrayRef<int64_t> dims, bool keep) {
+  RankedTensorType type = tensorType(x);
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t d : dims)
+    reduced[d] = true;
+  SmallVector<int64_t> resultShape, kept;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) {
+      resultShape.push_back(shape[d]);
+      kept.push_back(d);
+    } else if (keep) {
+      resultShape.push_back(1);
+    }
+  }
+  // Reducing only size-1 dimensions changes no value.
+  SmallVector<int64_t> real;
+  for (int64_t d : dims)
+    if (shape[d] != 1)
+      real.push_back(d);
+  if (real.empty())
+    return reshape(x, resultShape);
+  auto resultType = RankedTensorType::get(resultShape, type.getElementType());
+  // The kernels reduce consecutive dimensions (size-1 ones aside); others
+  // move the reduced dimensions last first.
+  llvm::sort(real);
+  bool consecutive = true;
+  for (int64_t d = real.front(); d <= real.back(); ++d)
+    consecutive &= reduced[d] || shape[d] == 1;
+  if (consecutive)
+    return OpTy::create(builder, loc, resultType, x,
+                        builder.getDenseI64ArrayAttr(dims), keep);
+  SmallVector<int64_t> perm(kept), tail;
+  for (int64_t d : dims)
+    perm.push_back(d);
+  for (int64_t i = kept.size(); i < rank; ++i)
+    tail.push_back(i);
+  Value moved = transpose(x, perm);
+  SmallVector<int64_t> keptShape;
+  for (int64_t d : kept)
+    keptShape.push_back(shape[d]);
+  Value r = OpTy::create(
+      builder, loc, RankedTensorType::get(keptShape, type.getElementType()),
+      moved, builder.getDenseI64ArrayAttr(tail), false);
+  return reshape(r, resultShape);
+}
+
+namespace {
+/// How each ONNX reduction is written: an elementwise step before the
+/// reduction (`pre`), the crest reduction, and one after (`post`).
+enum class Reduction {
+  Mean,
+  Sum,
+  Prod,
+  Max,
+  Min,
+  L1,
+  L2,
+  SumSquare,
+  LogSum,
+  LogSumExp
+};
+} // namespace
+
+/// The reduced dimensions of the node's `axes` (input 1 or attribute),
+/// sorted; empty (with `noop` set) for an identity.
+FailureOr<SmallVector<int64_t>> Importer::getReducedDims(Value x, bool &noop) {
   int64_t rank = tensorType(x).getRank();
   FailureOr<SmallVector<int64_t>> given = getAxes();
   if (failed(given))
     return failure();
-  SmallVector<int64_t> axes = *given;
-  if (axes.empty()) {
-    if (intAttr("noop_with_empty_axes", 0))
-      return setOutput(0, x);
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  }
-  bool keep = intAttr("keepdims", 1);
+  noop = false;
   SmallVector<int64_t> normalized;
-  for (int64_t axis : axes) {
+  if (given->empty()) {
+    if (intAttr("noop_with_empty_axes", 0)) {
+      noop = true;
+      return normalized;
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      normalized.push_back(d);
+    return normalized;
+  }
+  for (int64_t axis : *given) {
     FailureOr<int64_t> a = normalizeAxis(axis, rank);
     if (failed(a))
       return failure();
@@ -38,22 +106,121 @@ LogicalResult Importer::importReduceMean() {
       return error() << "axis " << axis << " is repeated";
     normalized.push_back(*a);
   }
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!llvm::is_contained(normalized, d))
-      shape.push_back(tensorType(x).getDimSize(d));
-    else if (keep)
-      shape.push_back(1);
-  }
   llvm::sort(normalized);
-  Value result = ReduceMeanOp::create(
-      builder, loc, RankedTensorType::get(shape, tensorType(x).getElementType()),
-      x, builder.getDenseI64ArrayAttr(normalized), keep);
-  return setOutput(0, result);
+  return normalized;
 }
+
+static LogicalResult importReduction(Importer &im, Reduction kind) {
+  if (failed(im.expectInputs(1, 2)) ||
+      failed(im.checkAttributes({"axes", "keepdims", "noop_with_empty_axes"})))
+    return failure();
+  Value x = im.input(0);
+  if (failed(im.expectFloat(x, "data")))
+    return failure();
+  bool noop = false;
+  FailureOr<SmallVector<int64_t>> dims = im.getReducedDims(x, noop);
+  if (failed(dims))
+    return failure();
+  // The specification: with noop_with_empty_axes and no axes, the output
+  // is the input.
+  if (noop)
+    return im.setOutput(0, x);
+  bool keep = im.intAttr("keepdims", 1);
+  OpBuilder &b = im.builder;
+  Location loc = im.loc;
+  RankedTensorType type = Importer::tensorType(x);
+  auto square = [&](Value v) { return MulOp::create(b, loc, type, v, v); };
+  Value result;
+  switch (kind) {
+  case Reduction::Mean:
+    result = im.reduce<ReduceMeanOp>(x, *dims, keep);
+    break;
+  case Reduction::Sum:
+    result = im.reduce<ReduceSumOp>(x, *dims, keep);
+    break;
+  case Reduction::Prod:
+    result = im.reduce<ReduceProdOp>(x, *dims, keep);
+    break;
+  case Reduction::Max:
+    result = im.reduce<ReduceMaxOp>(x, *dims, keep);
+    break;
+  case Reduction::Min:
+    result = im.reduce<ReduceMinOp>(x, *dims, keep);
+    break;
+  case Reduction::L1:
+    result = im.reduce<ReduceSumOp>(AbsOp::create(b, loc, type, x), *dims,
+                                    keep);
+    break;
+  case Reduction::L2: {
+    Value s = im.reduce<ReduceSumOp>(square(x), *dims, keep);
+    result = SqrtOp::create(b, loc, Importer::tensorType(s), s);
+    break;
+  }
+  case Reduction::SumSquare:
+    result = im.reduce<ReduceSumOp>(square(x), *dims, keep);
+    break;
+  case Reduction::LogSum: {
+    Value s = im.reduce<ReduceSumOp>(x, *dims, keep);
+    result = LogOp::create(b, loc, Importer::tensorType(s), s);
+    break;
+  }
+  case Reduction::LogSumExp: {
+    // m + log(sum(exp(x - m))) with m the maximum, clamped to the type's
+    // finite range: a set of -inf (a fully masked row) gives
+    // log(0) + m = -inf, one with +inf gives +inf, as the plain formula
+    // does, and no finite set overflows.
+    Value m = im.reduce<ReduceMaxOp>(x, *dims, /*keep=*/true);
+    const llvm::fltSemantics &sem =
+        cast<FloatType>(type.getElementType()).getFloatSemantics();
+    float largest = llvm::APFloat::getLargest(sem).convertToDouble();
+    m = ClipOp::create(b, loc, Importer::tensorType(m), m,
+                       b.getF32FloatAttr(-largest), b.getF32FloatAttr(largest));
+    FailureOr<Value> shifted = im.binary<SubOp>(x, m);
+    if (failed(shifted))
+      return failure();
+    Value e = ExpOp::create(b, loc, type, *shifted);
+    Value s = im.reduce<ReduceSumOp>(e, *dims, /*keep=*/true);
+    Value l = LogOp::create(b, loc, Importer::tensorType(s), s);
+    FailureOr<Value> sum = im.binary<AddOp>(l, m);
+    if (failed(sum))
+      return failure();
+    result = *sum;
+    if (!keep) {
+      SmallVector<int64_t> shape;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (!llvm::is_contained(*dims, d))
+          shape.push_back(type.getDimSize(d));
+      result = im.reshape(result, shape);
+    }
+    break;
+  }
+  }
+  return im.setOutput(0, result);
+}
+
+template <Reduction kind> static LogicalResult importReductionOf(Importer &im) {
+  return importReduction(im, kind);
+}
+
+// The reductions other families write with.
+template Value Importer::reduce<ReduceMeanOp>(Value, ArrayRef<int64_t>, bool);
+template Value Importer::reduce<ReduceSumOp>(Value, ArrayRef<int64_t>, bool);
 
 void crest::onnx_import::registerReductionConverters(
     OnnxConverterRegistry &registry) {
-  registry.add("ReduceMean", 1, kNewestOpset,
-               [](Importer &im) { return im.importReduceMean(); });
+  // `axes` is an attribute before opset 18 (ReduceSum: 13) and an
+  // optional input from then on; getAxes reads either.
+  using R = Reduction;
+  registry.add("ReduceMean", 1, kNewestOpset, importReductionOf<R::Mean>);
+  registry.add("ReduceSum", 1, kNewestOpset, importReductionOf<R::Sum>);
+  registry.add("ReduceProd", 1, kNewestOpset, importReductionOf<R::Prod>);
+  registry.add("ReduceMax", 1, kNewestOpset, importReductionOf<R::Max>);
+  registry.add("ReduceMin", 1, kNewestOpset, importReductionOf<R::Min>);
+  registry.add("ReduceL1", 1, kNewestOpset, importReductionOf<R::L1>);
+  registry.add("ReduceL2", 1, kNewestOpset, importReductionOf<R::L2>);
+  registry.add("ReduceSumSquare", 1, kNewestOpset,
+               importReductionOf<R::SumSquare>);
+  registry.add("ReduceLogSum", 1, kNewestOpset, importReductionOf<R::LogSum>);
+  registry.add("ReduceLogSumExp", 1, kNewestOpset,
+               importReductionOf<R::LogSumExp>);
 }

@@ -45,7 +45,12 @@ NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
 # out-of-range gather index), so the comparison is bit-exact.
 MOVE = {"transpose", "concat", "slice", "gather", "reshape"}
 EXACT = {"add", "sub", "mul", "div", "max", "min", "relu", "neg", "abs",
-         "clip", "cast", "max_pool2d", "floor", "ceil", "round"}
+         "clip", "cast", "max_pool2d", "floor", "ceil", "round", "reduce_max",
+         "reduce_min"}
+# The reductions and NumPy's (in float64 on the stored inputs).
+REDUCTIONS = {"reduce_mean": np.mean, "reduce_sum": np.sum,
+              "reduce_prod": np.prod, "reduce_max": np.max,
+              "reduce_min": np.min}
 # Rounding to integers: a third of the inputs are integers and halves, the
 # ties and the values on a step.
 STEPS = {"floor", "ceil", "round"}
@@ -280,20 +285,21 @@ def main():
             want = want + bias
             body = (f"%r = crest.layer_norm %x0, %x1, %x2 {{axis = {a.axis} : i64}}"
                     f" : {T}, {TT}, {TT} -> {T}")
-    elif op in ("reduce_mean", "global_avg_pool2d"):
+    elif op in REDUCTIONS or op == "global_avg_pool2d":
         x = store("x", data(shape), dt)
         inputs = ["x"]
-        if op == "reduce_mean":
+        if op in REDUCTIONS:
             dims = [int(d) for d in a.dims.split(",")]
             red = tuple(d % len(shape) for d in dims)
-            keep = " keep_dims" if a.keep_dims else ""
         else:
-            red, keep = (2, 3), ""
-        want = x.mean(axis=red, keepdims=a.keep_dims or op != "reduce_mean")
+            red = (2, 3)
+        keep = a.keep_dims or op == "global_avg_pool2d"
+        want = REDUCTIONS.get(op, np.mean)(x, axis=red, keepdims=keep)
         out_shape = list(want.shape)
         TO = ttype(out_shape, dt)
-        if op == "reduce_mean":
-            body = f"%r = crest.reduce_mean %x0 dims [{a.dims}]{keep} : {T} -> {TO}"
+        if op in REDUCTIONS:
+            flag = " keep_dims" if a.keep_dims else ""
+            body = f"%r = crest.{op} %x0 dims [{a.dims}]{flag} : {T} -> {TO}"
         else:
             body = f"%r = crest.global_avg_pool2d %x0 : {T} -> {TO}"
         args = [f"%x0: {T}"]
@@ -418,8 +424,8 @@ def main():
             # inputs: the f16 rounding of the exact result.
             want = want.astype(NP[dt]).astype(np.float64)
             rtol = atol = 0.0
-    elif op in ("softmax", "layer_norm", "reduce_mean", "global_avg_pool2d",
-                "avg_pool2d"):
+    elif op in ("softmax", "layer_norm", "reduce_mean", "reduce_sum",
+                "reduce_prod", "global_avg_pool2d", "avg_pool2d"):
         rtol, atol = 1e-4, 1e-6
     elif exact:
         rtol, atol = 0.0, 0.0

@@ -867,6 +867,31 @@ func.func @reduce_mean_drop_dims(%x: tensor<4x128x256xf32>) {
 
 // -----
 
+// The other reductions share reduce_mean's verifier.
+func.func @reduce_max_dim_twice(%x: tensor<128x256xf32>) {
+  // expected-error @+1 {{'crest.reduce_max' op dimension 0 is reduced twice}}
+  %0 = crest.reduce_max %x dims [0, -2] : tensor<128x256xf32> -> tensor<256xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_sum_keep_dims(%x: tensor<128x256xf32>) {
+  // expected-error @+1 {{'crest.reduce_sum' op result shape 256 does not match the expected 1x256}}
+  %0 = crest.reduce_sum %x dims [0] keep_dims : tensor<128x256xf32> -> tensor<256xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_prod_integer(%x: tensor<128x256xi32>) {
+  // expected-error @+1 {{'crest.reduce_prod' op operand #0 must be}}
+  %0 = crest.reduce_prod %x dims [0] : tensor<128x256xi32> -> tensor<256xi32>
+  return
+}
+
+// -----
+
 // Reducing every dimension without keep_dims gives a rank-0 tensor.
 func.func @reduce_mean_all(%x: tensor<4x4xf32>) {
   %0 = crest.reduce_mean %x dims [0, 1] : tensor<4x4xf32> -> tensor<f32>

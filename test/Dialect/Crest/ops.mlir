@@ -156,5 +156,13 @@ func.func @reductions(%x: tensor<4x128x128xf32>, %h: tensor<128x256xf32>,
   %9 = crest.reduce_mean %h dims [1] keep_dims : tensor<128x256xf32> -> tensor<128x1xf32>
   // CHECK: crest.reduce_mean %{{.*}} dims [-1, 0] : tensor<4x128x128xf32> -> tensor<128xf32>
   %10 = crest.reduce_mean %x dims [-1, 0] : tensor<4x128x128xf32> -> tensor<128xf32>
+  // CHECK: crest.reduce_sum %{{.*}} dims [0, 1] : tensor<4x128x128xf32> -> tensor<128xf32>
+  %11 = crest.reduce_sum %x dims [0, 1] : tensor<4x128x128xf32> -> tensor<128xf32>
+  // CHECK: crest.reduce_prod %{{.*}} dims [1] : tensor<128x256xf32> -> tensor<128xf32>
+  %12 = crest.reduce_prod %h dims [1] : tensor<128x256xf32> -> tensor<128xf32>
+  // CHECK: crest.reduce_max %{{.*}} dims [2] keep_dims : tensor<4x128x128xf32> -> tensor<4x128x1xf32>
+  %13 = crest.reduce_max %x dims [2] keep_dims : tensor<4x128x128xf32> -> tensor<4x128x1xf32>
+  // CHECK: crest.reduce_min %{{.*}} dims [0] : tensor<128x256xf32> -> tensor<256xf32>
+  %14 = crest.reduce_min %h dims [0] : tensor<128x256xf32> -> tensor<256xf32>
   return
 }

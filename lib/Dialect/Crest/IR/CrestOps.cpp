@@ -804,33 +804,40 @@ LogicalResult LayerNormOp::verify() {
   return success();
 }
 
-LogicalResult ReduceMeanOp::verify() {
-  RankedTensorType input = getTensorType(getInput());
-  RankedTensorType result = getTensorType(getResult());
+/// The reductions (reduce_mean, reduce_sum, ...) share one verifier.
+template <typename OpTy> static LogicalResult verifyReduction(OpTy op) {
+  RankedTensorType input = getTensorType(op.getInput());
+  RankedTensorType result = getTensorType(op.getResult());
   int64_t rank = input.getRank();
-  if (getDims().empty())
-    return emitOpError() << "dims must name at least one dimension";
+  if (op.getDims().empty())
+    return op.emitOpError() << "dims must name at least one dimension";
   llvm::SmallBitVector reduced(rank);
-  for (int64_t dim : getDims()) {
-    FailureOr<int64_t> d = normalizeAxis(*this, "dimension", dim, rank);
+  for (int64_t dim : op.getDims()) {
+    FailureOr<int64_t> d = normalizeAxis(op, "dimension", dim, rank);
     if (failed(d))
       return failure();
     if (reduced.test(*d))
-      return emitOpError() << "dimension " << *d << " is reduced twice";
+      return op.emitOpError() << "dimension " << *d << " is reduced twice";
     reduced.set(*d);
   }
-  if (failed(expectSameElementType(*this, "result", result.getElementType(),
+  if (failed(expectSameElementType(op, "result", result.getElementType(),
                                    input.getElementType())))
     return failure();
   SmallVector<int64_t> expected;
   for (int64_t i = 0; i < rank; ++i) {
     if (!reduced.test(i))
       expected.push_back(input.getDimSize(i));
-    else if (getKeepDims())
+    else if (op.getKeepDims())
       expected.push_back(1);
   }
-  return expectResultShape(*this, result, expected);
+  return expectResultShape(op, result, expected);
 }
+
+LogicalResult ReduceMeanOp::verify() { return verifyReduction(*this); }
+LogicalResult ReduceSumOp::verify() { return verifyReduction(*this); }
+LogicalResult ReduceProdOp::verify() { return verifyReduction(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduction(*this); }
+LogicalResult ReduceMinOp::verify() { return verifyReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // KernelOp

@@ -40,7 +40,9 @@
 //     + t(beta) + (n + 10) u_c |gamma| (1 + |xhat|) (1 + mean^2 / sigma^2)
 //     + 4 u_c |beta|;
 //   avg pools, global_avg_pool2d, reduce_mean: mean t(x) + (n + 2) u_c
-//     mean |x|; max_pool2d: the window's largest t.
+//     mean |x|; reduce_sum: sum t(x) + (n + 1) u_c sum |x|; reduce_prod:
+//     P - prod |x| + (n + 1) u_c P with P = prod (|x| + t(x));
+//     max_pool2d, reduce_max, reduce_min: the largest t of the reduced set.
 //   data movement (reshape, transpose, concat, slice, gather): each element
 //     is its source element with its tolerance, unrounded (an out-of-range
 //     gather index gives an exact 0); with exact inputs the device must

@@ -496,17 +496,15 @@ def Crest_GlobalAvgPool2DOp : Crest_Op<"global_avg_pool2d", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Crest_ReduceMeanOp : Crest_Op<"reduce_mean", [Pure]> {
-  let summary = "Mean over a set of dimensions";
-  let description = [{
-    Averages over `dims` (distinct, each in `[-rank, rank)`). With
+class Crest_ReduceOp<string mnemonic, string what, string example>
+    : Crest_Op<mnemonic, [Pure]> {
+  let summary = what # " over a set of dimensions";
+  let description = !strconcat([{
+    Reduces over `dims` (distinct, each in `[-rank, rank)`). With
     `keep_dims` the reduced dimensions stay as size 1, otherwise they are
-    removed.
-
-    ```mlir
-    %m = crest.reduce_mean %x dims [1] keep_dims : tensor<128x256xf32> -> tensor<128x1xf32>
-    ```
-  }];
+    removed. The kernel accumulates in f32 whatever the element type and
+    rounds once to the result's type.
+  }], example);
   let arguments = (ins Crest_FloatTensor:$input, DenseI64ArrayAttr:$dims,
                        UnitAttr:$keep_dims);
   let results = (outs Crest_FloatTensor:$result);
@@ -516,6 +514,47 @@ def Crest_ReduceMeanOp : Crest_Op<"reduce_mean", [Pure]> {
   }];
   let hasVerifier = 1;
 }
+
+def Crest_ReduceMeanOp : Crest_ReduceOp<"reduce_mean", "Mean", [{
+
+    ```mlir
+    %m = crest.reduce_mean %x dims [1] keep_dims : tensor<128x256xf32> -> tensor<128x1xf32>
+    ```
+  }]>;
+
+def Crest_ReduceSumOp : Crest_ReduceOp<"reduce_sum", "Sum", [{
+
+    ```mlir
+    %s = crest.reduce_sum %x dims [0, 1] : tensor<4x8x16xf32> -> tensor<16xf32>
+    ```
+  }]>;
+
+def Crest_ReduceProdOp : Crest_ReduceOp<"reduce_prod", "Product", [{
+
+    ```mlir
+    %p = crest.reduce_prod %x dims [1] : tensor<4x8xf32> -> tensor<4xf32>
+    ```
+  }]>;
+
+def Crest_ReduceMaxOp : Crest_ReduceOp<"reduce_max", "Maximum", [{
+
+    NaN propagates and -0 orders below +0, as in `crest.max`; the maximum
+    of no element is not defined (`dims` never names an empty dimension of
+    a static shape with elements).
+
+    ```mlir
+    %m = crest.reduce_max %x dims [2] keep_dims : tensor<2x3x7xf16> -> tensor<2x3x1xf16>
+    ```
+  }]>;
+
+def Crest_ReduceMinOp : Crest_ReduceOp<"reduce_min", "Minimum", [{
+
+    NaN propagates and -0 orders below +0, as in `crest.min`.
+
+    ```mlir
+    %m = crest.reduce_min %x dims [0] : tensor<5x3xf32> -> tensor<3xf32>
+    ```
+  }]>;
 
 //===----------------------------------------------------------------------===//
 // Data movement

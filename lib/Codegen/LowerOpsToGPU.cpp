@@ -68,7 +68,12 @@ RankedTensorType tensorType(Value v) {
 /// Builds the body of one kernel: index arithmetic and flat memory access.
 class Emitter {
 public:
-  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  /// `element` is the element type of the data a reduction reads: f64
+  /// data is reduced in f64, every other type in f32.
+  Emitter(OpBuilder &b, Location loc, Type element = {})
+      : b(b), loc(loc),
+        accType(element && element.isF64() ? b.getF64Type()
+                                            : b.getF32Type()) {}
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -89,8 +94,9 @@ public:
   Value lessThan(Value x, int64_t bound) {
     return cmp(arith::CmpIPredicate::ult, x, idx(bound));
   }
-  Value f32(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(v)));
+  /// A constant of the accumulation type.
+  Value acc(double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(accType, v));
   }
 
   /// Continues emission inside `if (cond)`; the guard restores nothing, so
@@ -135,9 +141,9 @@ public:
     else
       memref::StoreOp::create(b, loc, v, flat, ValueRange{offset});
   }
-  /// Loads and widens to f32.
-  Value loadF32(Value flat, Value offset) {
-    return convertElements(b, loc, load(flat, offset), b.getF32Type());
+  /// Loads and converts to the accumulation type.
+  Value loadAcc(Value flat, Value offset) {
+    return convertElements(b, loc, load(flat, offset), accType);
   }
 
   /// Butterfly all-reduce across the `width` lanes of a wave: every lane
@@ -157,6 +163,8 @@ public:
 
   OpBuilder &b;
   Location loc;
+  /// What reductions, softmax, layer_norm and pooling compute in.
+  FloatType accType;
 };
 
 /// A rows x R view of a tensor: element (row, r) is at
@@ -444,7 +452,7 @@ LogicalResult LowerOpsToGPUPass::lowerRows(
 
   Location loc = anchor->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
-  Emitter e(b, loc);
+  Emitter e(b, loc, getElementTypeOrSelf(inputs.front()));
   SmallVector<Value> flat;
   for (BlockArgument arg : func.getArguments())
     flat.push_back(e.flatten(arg));
@@ -467,7 +475,7 @@ LogicalResult LowerOpsToGPUPass::lowerRows(
 
 namespace {
 /// Lane-strided loop over a row of `len` elements: `step(r, acc)` returns
-/// the new accumulators (f32 scalars).
+/// the new accumulators (scalars of the accumulation type).
 SmallVector<Value>
 rowLoop(Emitter &e, Value lane, int64_t len, unsigned waveSize,
         ValueRange init,
@@ -495,7 +503,7 @@ constexpr int64_t kMaxCachedRowPerLane = 16;
 
 /// A row of `len` elements (at most kMaxCachedRowPerLane per lane) held by
 /// the wave: this lane's element i is at r[i] = lane + i * waveSize, its
-/// value x[i] (f32); valid[i] is null where every lane's element is inside
+/// value x[i] (of the accumulation type); valid[i] is null where every lane's element is inside
 /// the row, else whether this lane's is (past the row, x[i] repeats the
 /// last element, read from a valid address).
 struct CachedRow {
@@ -567,11 +575,11 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
     auto addF = [&](Value x, Value y) -> Value {
       return arith::AddFOp::create(b, loc, x, y);
     };
-    Value negInf = e.f32(-std::numeric_limits<double>::infinity());
+    Value negInf = e.acc(-std::numeric_limits<double>::infinity());
     if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
       // The row once into registers; each exp once.
       CachedRow row = cacheRow(e, lane, layout.r, w, [&](Value r) {
-        return e.loadF32(flat[0], at(r));
+        return e.loadAcc(flat[0], at(r));
       });
       Value m = e.waveAllReduce(
           row.reduce(e, negInf, maxF, [&](unsigned i) { return row.x[i]; }),
@@ -581,9 +589,9 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
         p.push_back(math::ExpOp::create(b, loc,
                                         arith::SubFOp::create(b, loc, x, m)));
       Value s = e.waveAllReduce(
-          row.reduce(e, e.f32(0), addF, [&](unsigned i) { return p[i]; }), w,
+          row.reduce(e, e.acc(0), addF, [&](unsigned i) { return p[i]; }), w,
           addF);
-      Value inv = arith::DivFOp::create(b, loc, e.f32(1), s);
+      Value inv = arith::DivFOp::create(b, loc, e.acc(1), s);
       row.forEach(e, [&](unsigned i) {
         Value y = arith::MulFOp::create(b, loc, p[i], inv);
         e.store(convertElements(b, loc, y, outElt), flat[1], at(row.r[i]));
@@ -592,19 +600,19 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
     }
     Value m = rowLoop(e, lane, layout.r, w, {negInf},
                       [&](Value r, ValueRange acc) -> SmallVector<Value> {
-                        return {maxF(acc[0], e.loadF32(flat[0], at(r)))};
+                        return {maxF(acc[0], e.loadAcc(flat[0], at(r)))};
                       })[0];
     m = e.waveAllReduce(m, w, maxF);
     auto expAt = [&](Value r) -> Value {
       return math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, e.loadF32(flat[0], at(r)), m));
+          b, loc, arith::SubFOp::create(b, loc, e.loadAcc(flat[0], at(r)), m));
     };
-    Value s = rowLoop(e, lane, layout.r, w, {e.f32(0)},
+    Value s = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                       [&](Value r, ValueRange acc) -> SmallVector<Value> {
                         return {addF(acc[0], expAt(r))};
                       })[0];
     s = e.waveAllReduce(s, w, addF);
-    Value inv = arith::DivFOp::create(b, loc, e.f32(1), s);
+    Value inv = arith::DivFOp::create(b, loc, e.acc(1), s);
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
               Value p = arith::MulFOp::create(b, loc, expAt(r), inv);
@@ -634,16 +642,16 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     auto addF = [&](Value x, Value y) -> Value {
       return arith::AddFOp::create(b, loc, x, y);
     };
-    auto x = [&](Value r) { return e.loadF32(flat[0], e.add(rowBase, r)); };
-    Value invLen = e.f32(1.0 / double(layout.r));
+    auto x = [&](Value r) { return e.loadAcc(flat[0], e.add(rowBase, r)); };
+    Value invLen = e.acc(1.0 / double(layout.r));
     Value out = flat[hasBias ? 3 : 2];
     auto normalize = [&](Value xr, Value r, Value mean, Value rstd) {
       Value d = arith::SubFOp::create(b, loc, xr, mean);
       Value y = arith::MulFOp::create(
           b, loc, arith::MulFOp::create(b, loc, d, rstd),
-          e.loadF32(flat[1], r));
+          e.loadAcc(flat[1], r));
       if (hasBias)
-        y = addF(y, e.loadF32(flat[2], r));
+        y = addF(y, e.loadAcc(flat[2], r));
       e.store(convertElements(b, loc, y, outElt), out, e.add(rowBase, r));
     };
     if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
@@ -651,31 +659,31 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
       CachedRow row = cacheRow(e, lane, layout.r, w, x);
       Value mean = arith::MulFOp::create(
           b, loc,
-          e.waveAllReduce(row.reduce(e, e.f32(0), addF,
+          e.waveAllReduce(row.reduce(e, e.acc(0), addF,
                                      [&](unsigned i) { return row.x[i]; }),
                           w, addF),
           invLen);
-      Value sq = row.reduce(e, e.f32(0), addF, [&](unsigned i) -> Value {
+      Value sq = row.reduce(e, e.acc(0), addF, [&](unsigned i) -> Value {
         Value d = arith::SubFOp::create(b, loc, row.x[i], mean);
         return arith::MulFOp::create(b, loc, d, d);
       });
       Value var =
           arith::MulFOp::create(b, loc, e.waveAllReduce(sq, w, addF), invLen);
       Value rstd = arith::DivFOp::create(
-          b, loc, e.f32(1),
-          math::SqrtOp::create(b, loc, addF(var, e.f32(eps))));
+          b, loc, e.acc(1),
+          math::SqrtOp::create(b, loc, addF(var, e.acc(eps))));
       row.forEach(e, [&](unsigned i) {
         normalize(row.x[i], row.r[i], mean, rstd);
       });
       return;
     }
-    Value sum = rowLoop(e, lane, layout.r, w, {e.f32(0)},
+    Value sum = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                         [&](Value r, ValueRange acc) -> SmallVector<Value> {
                           return {addF(acc[0], x(r))};
                         })[0];
     Value mean =
         arith::MulFOp::create(b, loc, e.waveAllReduce(sum, w, addF), invLen);
-    Value sq = rowLoop(e, lane, layout.r, w, {e.f32(0)},
+    Value sq = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                        [&](Value r, ValueRange acc) -> SmallVector<Value> {
                          Value d = arith::SubFOp::create(b, loc, x(r), mean);
                          return {arith::AddFOp::create(
@@ -685,8 +693,8 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     Value var =
         arith::MulFOp::create(b, loc, e.waveAllReduce(sq, w, addF), invLen);
     Value rstd = arith::DivFOp::create(
-        b, loc, e.f32(1),
-        math::SqrtOp::create(b, loc, addF(var, e.f32(eps))));
+        b, loc, e.acc(1),
+        math::SqrtOp::create(b, loc, addF(var, e.acc(eps))));
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
               normalize(x(r), r, mean, rstd);
@@ -758,15 +766,15 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
       }
     };
     Value acc = rowLoop(
-        e, lane, layout.r, w, {e.f32(init)},
+        e, lane, layout.r, w, {e.acc(init)},
         [&](Value r, ValueRange acc) -> SmallVector<Value> {
-          return {combine(acc[0], e.loadF32(flat[0], e.add(rowBase,
+          return {combine(acc[0], e.loadAcc(flat[0], e.add(rowBase,
                                                          e.mul(r, layout.inner))))};
         })[0];
     Value result = e.waveAllReduce(acc, w, combine);
     if (kind == Kind::Mean)
       result = arith::MulFOp::create(b, loc, result,
-                                     e.f32(1.0 / double(layout.r)));
+                                     e.acc(1.0 / double(layout.r)));
     e.enterIf(e.cmp(arith::CmpIPredicate::eq, lane, e.idx(0)));
     e.store(convertElements(b, loc, result, outElt), flat[1], row);
   });
@@ -800,7 +808,7 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
                        op->getOperandTypes(), op->getResultTypes(), items);
   Location loc = op->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
-  Emitter e(b, loc);
+  Emitter e(b, loc, tensorType(op->getOperand(0)).getElementType());
   Value src = e.flatten(func.getArgument(0));
   Value dst = e.flatten(func.getArgument(1));
   Value gid = e.itemIndex(block, items);
@@ -810,10 +818,10 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
   // Window origin in input coordinates (may be negative: top/left pads).
   Value y0 = e.sub(e.mul(y, strides[0]), e.idx(pads[0]));
   Value x0 = e.sub(e.mul(x, strides[1]), e.idx(pads[1]));
-  Value init = e.f32(isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  Value init = e.acc(isMax ? -std::numeric_limits<double>::infinity() : 0.0);
   using P = arith::CmpIPredicate;
   auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(kernel[0]), e.idx(1),
-                                 ValueRange{init, e.f32(0)});
+                                 ValueRange{init, e.acc(0)});
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
@@ -830,12 +838,12 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
           b, loc, yValid,
           arith::AndIOp::create(b, loc, e.cmp(P::sge, xx, e.idx(0)),
                                 e.cmp(P::slt, xx, e.idx(w))));
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, valid,
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{e.accType}, valid,
                                     /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard g3(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        Value v = e.loadF32(src, e.add(plane, e.add(e.mul(yy, w), xx)));
+        Value v = e.loadAcc(src, e.add(plane, e.add(e.mul(yy, w), xx)));
         scf::YieldOp::create(b, loc, v);
         b.setInsertionPointToStart(&ifOp.getElseRegion().front());
         scf::YieldOp::create(b, loc, init);
@@ -847,7 +855,7 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
                          : arith::AddFOp::create(b, loc, acc[0], v).getResult();
       Value count = arith::AddFOp::create(
           b, loc, acc[1],
-          arith::SelectOp::create(b, loc, valid, e.f32(1), e.f32(0)));
+          arith::SelectOp::create(b, loc, valid, e.acc(1), e.acc(0)));
       scf::YieldOp::create(b, loc, ValueRange{next, count});
     }
     scf::YieldOp::create(b, loc, cols.getResults());
@@ -864,7 +872,7 @@ LogicalResult LowerOpsToGPUPass::lowerPool(Operation *op) {
                                         e.idx(w + pads[3]));
       Value cells = e.mul(e.sub(y1, y0), e.sub(x1, x0));
       divisor = arith::SIToFPOp::create(
-          b, loc, b.getF32Type(),
+          b, loc, e.accType,
           arith::IndexCastOp::create(b, loc, b.getI32Type(), cells));
     }
     result = arith::DivFOp::create(b, loc, result, divisor);
@@ -1196,7 +1204,7 @@ LogicalResult LowerOpsToGPUPass::lowerTransposeTiled(TransposeOp op,
                       workgroup),
       loc);
   OpBuilder b(func.getBody().front().getTerminator());
-  Emitter e(b, loc);
+  Emitter e(b, loc, tensorType(op->getOperand(0)).getElementType());
   Value src = e.flatten(func.getArgument(0));
   Value dst = e.flatten(func.getArgument(1));
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -93,6 +94,16 @@ static std::string print(Type type) {
   return text;
 }
 
+/// A float attribute value: a JSON number, or the string "inf", "-inf" or
+/// "nan" (JSON has no non-finite numbers; docs/Package.md).
+static llvm::json::Value floatToJson(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
 static llvm::json::Value attrToJson(Attribute attr) {
   if (isa<UnitAttr>(attr))
     return true;
@@ -106,7 +117,7 @@ static llvm::json::Value attrToJson(Attribute attr) {
     return i.getValue().getSExtValue();
   }
   if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValueAsDouble();
+    return floatToJson(f.getValueAsDouble());
   if (auto s = dyn_cast<StringAttr>(attr))
     return s.getValue();
   if (auto t = dyn_cast<TypeAttr>(attr))
@@ -120,11 +131,15 @@ static llvm::json::Value attrToJson(Attribute attr) {
   if (auto a = dyn_cast<DenseF32ArrayAttr>(attr)) {
     llvm::json::Array array;
     for (float v : a.asArrayRef())
-      array.push_back(double(v));
+      array.push_back(floatToJson(v));
     return array;
   }
-  if (auto a = dyn_cast<DenseF64ArrayAttr>(attr))
-    return llvm::json::Array(a.asArrayRef());
+  if (auto a = dyn_cast<DenseF64ArrayAttr>(attr)) {
+    llvm::json::Array array;
+    for (double v : a.asArrayRef())
+      array.push_back(floatToJson(v));
+    return array;
+  }
   if (auto a = dyn_cast<ArrayAttr>(attr)) {
     llvm::json::Array array;
     for (Attribute element : a)

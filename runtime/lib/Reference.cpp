@@ -300,7 +300,18 @@ private:
       return *v;
     return def;
   }
+  /// A float attribute: a number, or "inf", "-inf" or "nan" (written as
+  /// strings, since JSON has no non-finite numbers).
   std::optional<double> number(const pkg::Node &node, StringRef name) const {
+    if (std::optional<StringRef> s = node.attributes.getString(name)) {
+      if (*s == "inf")
+        return INFINITY;
+      if (*s == "-inf")
+        return -INFINITY;
+      if (*s == "nan")
+        return NAN;
+      return std::nullopt;
+    }
     return node.attributes.getNumber(name);
   }
   Expected<std::vector<int64_t>> array(const pkg::Node &node, StringRef name,

@@ -170,11 +170,22 @@ static LogicalResult importReduction(Importer &im, Reduction kind) {
     // log(0) + m = -inf, one with +inf gives +inf, as the plain formula
     // does, and no finite set overflows.
     Value m = im.reduce<ReduceMaxOp>(x, *dims, /*keep=*/true);
+    // (crest.max and crest.min with constants of the element type: a
+    // crest.clip bound is an f32, which cannot hold f64's range.)
+    RankedTensorType mType = Importer::tensorType(m);
     const llvm::fltSemantics &sem =
         cast<FloatType>(type.getElementType()).getFloatSemantics();
-    float largest = llvm::APFloat::getLargest(sem).convertToDouble();
-    m = ClipOp::create(b, loc, Importer::tensorType(m), m,
-                       b.getF32FloatAttr(-largest), b.getF32FloatAttr(largest));
+    auto bound = [&](bool negative) {
+      return im.materialize(DenseElementsAttr::get(
+          mType, llvm::APFloat::getLargest(sem, negative)));
+    };
+    FailureOr<Value> above = im.binary<MaxOp>(m, bound(true));
+    if (failed(above))
+      return failure();
+    FailureOr<Value> clamped = im.binary<MinOp>(*above, bound(false));
+    if (failed(clamped))
+      return failure();
+    m = *clamped;
     FailureOr<Value> shifted = im.binary<SubOp>(x, m);
     if (failed(shifted))
       return failure();

@@ -8,6 +8,7 @@
 // RUN:   --pass-pipeline='builtin.module(crest-gpu-to-rocdl{chip=gfx942})' \
 // RUN:   | FileCheck %s --check-prefix=KERNEL
 // RUN: crest-opt %t/round.mlir --crest-legalize-math | FileCheck %s --check-prefix=ROUND
+// RUN: crest-opt %t/f64exp.mlir --crest-legalize-math | FileCheck %s --check-prefix=F64
 // RUN: crest-opt %t/f64.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(crest-gpu-to-rocdl{chip=gfx942})'
 
@@ -74,7 +75,7 @@ func.func @replaced(%x: f32, %h: f16, %i: i32)
 }
 
 // exp and log compute in f32 (the f16 forms are __ocml_exp_f16 and
-// __ocml_log_f16); the backend's own f32 ops stay; f64 stays as it is.
+// __ocml_log_f16); the backend's own f32 ops stay; f64 tanh stays as it is.
 // OPS-LABEL: func.func @kept
 // OPS: %[[EXT:.*]] = arith.extf %{{.*}} : f16 to f32
 // OPS: %[[EXP:.*]] = math.exp %[[EXT]] : f32
@@ -131,8 +132,43 @@ gpu.module @m {
   }
 }
 
+//--- f64exp.mlir
+// exp, log and log10 on f64 (scalars and vectors) are expanded in f64
+// arithmetic. exp: k = round(x log2 e) with the 1.5 * 2^52 shifter, r = x -
+// k ln 2 in two fma steps with Cody and Waite's split of ln 2, a Taylor
+// polynomial in r (1/13! last), 2^k from biased exponent bits in two
+// halves, and the overflow and underflow thresholds. log: subnormals scaled
+// by 2^54, the exponent and mantissa from the bits, the mantissa folded
+// below sqrt(2), and -inf at zero. The tests of the values are in
+// test/Codegen/e2e/ops-elementwise.test.
+// F64-LABEL: func.func @f64
+// F64-NOT: math.exp
+// F64-NOT: math.log
+// F64-DAG: arith.constant 0x4338000000000000 : f64
+// F64-DAG: arith.constant 1.4426950408889634 : f64
+// F64-DAG: arith.constant -0.69314718036912382 : f64
+// F64-DAG: arith.constant -1.9082149292705877E-10 : f64
+// F64-DAG: arith.constant 1.6059043836821616E-10 : f64
+// F64-DAG: arith.constant 709.78271289338397 : f64
+// F64-DAG: arith.constant -745.13321910194111 : f64
+// F64-DAG: arith.fptosi %{{.*}} : f64 to i32
+// F64-DAG: arith.shli %{{.*}} : i64
+// F64-DAG: arith.constant dense<0x4350000000000000> : vector<4xf64>
+// F64-DAG: arith.constant dense<1.4142135623730951> : vector<4xf64>
+// F64-DAG: arith.constant dense<0.043478260869565216> : vector<4xf64>
+// F64-DAG: arith.divf %{{.*}} : vector<4xf64>
+// F64-DAG: arith.constant dense<0xFFF0000000000000> : vector<4xf64>
+// F64-DAG: arith.constant 0.43429448190325176 : f64
+// F64: return
+func.func @f64(%x: f64, %v: vector<4xf64>) -> (f64, vector<4xf64>, f64) {
+  %0 = math.exp %x : f64
+  %1 = math.log %v : vector<4xf64>
+  %2 = math.log10 %x : f64
+  return %0, %1, %2 : f64, vector<4xf64>, f64
+}
+
 //--- f64.mlir
-// f64 math has no expansion: the device-library call it lowers to is an
+// Other f64 math has no expansion: the device-library call it lowers to is an
 // error at the op.
 gpu.module @m {
   gpu.func @k(%p: memref<4xf64, #gpu.address_space<global>>) kernel

@@ -21,7 +21,15 @@ Tolerances (|got - want| <= atol + rtol * |want|), per output type:
   f16 outputs: rtol 2e-3, atol 2e-3: two f16 roundings (2 * 2^-11) plus
   the above;
   data movement (transpose, concat, slice, gather, reshape copies) and
-  integer add/sub/mul/max/min: 0, in every type.
+  integer add/sub/mul/max/min: 0, in every type;
+  f64: exp and log (expanded in f64 by crest-legalize-math) rtol 1e-15
+  (4.5 ulp), atol 1e-320 (results in the subnormals, a few of their ulps),
+  over inputs spanning the whole range (exp from -745 to 709.8 with its
+  overflow and underflow, log from 1e-310 to 1e308 with subnormals) and
+  the special values; reductions, softmax, layer_norm and pooling (which
+  accumulate in f64 for f64 data) rtol 1e-12, 1000 times f32's
+  accumulation bound scaled to f64's epsilon.
+Where the reference is infinite or NaN the result must be the same.
 """
 import argparse
 import math
@@ -40,7 +48,7 @@ from crest_launch import launches as find_launches  # noqa: E402
 SCHEDULES = [(1, 0), (1 << 30, 0), (3, 99)]
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
-      "i64": np.int64, "bf16": np.uint16}
+      "i64": np.int64, "bf16": np.uint16, "f64": np.float64}
 # Data movement: every output element is one input element (or a zero of an
 # out-of-range gather index), so the comparison is bit-exact.
 MOVE = {"transpose", "concat", "slice", "gather", "reshape"}
@@ -168,6 +176,9 @@ def main():
     p.add_argument("--crest-emu", required=True)
     p.add_argument("--tmp", required=True)
     a = p.parse_args()
+    # The references overflow and take logs of zeros and negatives on
+    # purpose (exp and log over their whole range).
+    np.seterr(all="ignore")
     os.makedirs(a.tmp, exist_ok=True)
     tmp = a.tmp
     shape = [int(d) for d in a.shape.split("x")]
@@ -203,8 +214,22 @@ def main():
     if op in ("relu", "neg", "abs", "exp", "sqrt", "tanh", "erf", "sigmoid",
               "gelu", "gelu_tanh", "hardswish", "hardsigmoid", "clip",
               "leaky_relu", "log", "floor", "ceil", "round"):
-        x = store("x", data(shape, positive=(op in ("sqrt", "log")),
-                            steps=op in STEPS), dt)
+        if dt == "f64" and op in ("exp", "log"):
+            n = int(np.prod(shape))
+            if op == "exp":
+                v = rng.uniform(-745.2, 709.9, n)
+                special = [0.0, -0.0, np.inf, -np.inf, np.nan, 709.78,
+                           709.79, -745.13, -745.14, -708.5, 1e-300, 1.5]
+            else:
+                v = 10.0 ** rng.uniform(-310, 308, n)
+                special = [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1.0,
+                           5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                           np.sqrt(2.0), np.nextafter(1.0, 2), np.nextafter(1.0, 0)]
+            v[:len(special)] = special[:n]
+            x = store("x", v.reshape(shape), dt)
+        else:
+            x = store("x", data(shape, positive=(op in ("sqrt", "log")),
+                                steps=op in STEPS), dt)
         inputs = ["x"]
         attrs = {"gelu_tanh": " approximate = tanh", "clip": " min -0.5 max 1.25",
                  "hardsigmoid": " {alpha = 0.16666667 : f32}",
@@ -274,7 +299,8 @@ def main():
         red = tuple(range(axis, len(shape)))
         mean = x.mean(axis=red, keepdims=True)
         var = ((x - mean) ** 2).mean(axis=red, keepdims=True)
-        want = (x - mean) / np.sqrt(var + 1e-5) * g
+        # The default epsilon is an f32 attribute: float(1e-5).
+        want = (x - mean) / np.sqrt(var + np.float64(np.float32(1e-5))) * g
         if a.no_bias:
             body = (f"%r = crest.layer_norm %x0, %x1 {{axis = {a.axis} : i64}}"
                     f" : {T}, {TT} -> {T}")
@@ -424,6 +450,12 @@ def main():
             # inputs: the f16 rounding of the exact result.
             want = want.astype(NP[dt]).astype(np.float64)
             rtol = atol = 0.0
+    elif dt == "f64" and op in ("exp", "log"):
+        rtol, atol = 1e-15, 1e-320
+    elif dt == "f64" and op in ("softmax", "layer_norm", "reduce_mean",
+                                "reduce_sum", "reduce_prod",
+                                "global_avg_pool2d", "avg_pool2d"):
+        rtol, atol = 1e-12, 1e-14
     elif op in ("softmax", "layer_norm", "reduce_mean", "reduce_sum",
                 "reduce_prod", "global_avg_pool2d", "avg_pool2d"):
         rtol, atol = 1e-4, 1e-6
@@ -459,11 +491,15 @@ def main():
         got = np.load(f"{tmp}/out.npy")
         got = bf16_value(got) if out_elt == "bf16" else got
         got = got.astype(np.float64).reshape(want.shape)
-        err = np.abs(got - want)
+        finite = np.isfinite(want)
+        special_ok = bool(np.all(np.isnan(got[~finite]) == np.isnan(want[~finite]))
+                          and np.all((got == want)[~finite & ~np.isnan(want)]))
+        err = np.where(finite, np.abs(got - want), 0.0)
         if a.expect_races:
             good = races > 0
         else:
-            good = bool(np.all(err <= atol + rtol * np.abs(want))) and races == 0
+            good = (bool(np.all(err <= atol + rtol * np.abs(np.where(finite, want, 0))))
+                    and special_ok and races == 0)
         ok &= good
         print(f"{name} q={q} seed={seed}: max_abs_err={float(err.max()):.3g} "
               f"races={races} {'PASS' if good else 'FAIL'}")

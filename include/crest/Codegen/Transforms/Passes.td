@@ -37,7 +37,11 @@ def CrestLegalizeMathPass : Pass<"crest-legalize-math"> {
     - `arith.ceildivsi`, `arith.ceildivui` and `arith.floordivsi`, which
       have no LLVM lowering, are expanded too.
 
-    f64 ops stay as they are: `crest-verify-target` rejects the
+    - `exp`, `log` and `log10` on f64 are expanded in f64 arithmetic
+      (range reduction by powers of two and ln 2, a Taylor polynomial for
+      `exp`, the atanh series for `log`; a few ulp, every special value).
+
+    Other f64 ops stay as they are: `crest-verify-target` rejects the
     device-library calls they lower to, with their location.
   }];
   let dependentDialects = [

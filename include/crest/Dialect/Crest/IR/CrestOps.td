@@ -502,8 +502,8 @@ class Crest_ReduceOp<string mnemonic, string what, string example>
   let description = !strconcat([{
     Reduces over `dims` (distinct, each in `[-rank, rank)`). With
     `keep_dims` the reduced dimensions stay as size 1, otherwise they are
-    removed. The kernel accumulates in f32 whatever the element type and
-    rounds once to the result's type.
+    removed. The kernel accumulates in f32 (f64 for f64 data) and rounds
+    once to the result's type.
   }], example);
   let arguments = (ins Crest_FloatTensor:$input, DenseI64ArrayAttr:$dims,
                        UnitAttr:$keep_dims);

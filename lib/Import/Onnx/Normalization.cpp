@@ -133,12 +133,20 @@ LogicalResult Importer::importBatchNorm() {
       failed(checkAttributes(
           {"epsilon", "momentum", "training_mode", "spatial", "is_test"})))
     return failure();
-  if (intAttr("training_mode", 0))
-    return error() << "training_mode = 1 is not supported (inference only)";
-  for (int i = 1; i < node->output_size(); ++i)
-    if (!node->output(i).empty())
-      return error() << "the running mean and variance outputs are not "
-                        "supported (inference only)";
+  // Training mode (opset 14 on) normalizes with the batch's statistics
+  // and outputs the running mean and variance they update; older opsets'
+  // training outputs (is_test = 0, the saved statistics) are not supported.
+  bool training = opset >= 14 && intAttr("training_mode", 0);
+  if (!training)
+    for (int i = 1; i < node->output_size(); ++i)
+      if (!node->output(i).empty())
+        return error() << "the running mean and variance outputs are only "
+                          "computed in training mode (training_mode = 1, "
+                          "opset 14 on)";
+  if (training && node->output_size() > 3)
+    return error() << "training mode has 3 outputs (Y, running_mean, "
+                      "running_var), got "
+                   << node->output_size();
   Value x = input(0);
   if (failed(expectFloat(x, "X")))
     return failure();
@@ -165,8 +173,48 @@ LogicalResult Importer::importBatchNorm() {
     return materialize(DenseElementsAttr::get(
         RankedTensorType::get({}, element), builder.getFloatAttr(element, v)));
   };
+  Value mean = params[2], var = params[3], deviation;
+  if (training) {
+    // The statistics over every dimension but the channels (the
+    // population variance, as ONNX's reference).
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < xt.getRank(); ++d)
+      if (d != 1)
+        dims.push_back(d);
+    Value batchMean = reduce<ReduceMeanOp>(x, dims, /*keep=*/true);
+    FailureOr<Value> centered = binary<SubOp>(x, batchMean);
+    if (failed(centered))
+      return failure();
+    deviation = *centered;
+    FailureOr<Value> squared = binary<MulOp>(deviation, deviation);
+    if (failed(squared))
+      return failure();
+    Value batchVar = reduce<ReduceMeanOp>(*squared, dims, /*keep=*/true);
+    // running = input * momentum + batch * (1 - momentum).
+    float momentum = floatAttr("momentum", 0.9f);
+    for (auto [position, batch, given] :
+         {std::tuple{1, batchMean, 3}, std::tuple{2, batchVar, 4}}) {
+      if (position >= node->output_size() || node->output(position).empty())
+        continue;
+      Value flatBatch = reshape(batch, {channels});
+      RankedTensorType givenType = tensorType(input(given));
+      Value running = convert(input(given), element);
+      FailureOr<Value> kept = binary<MulOp>(running, scalar(momentum));
+      FailureOr<Value> added =
+          failed(kept) ? kept : binary<MulOp>(flatBatch, scalar(1 - momentum));
+      if (failed(added))
+        return failure();
+      FailureOr<Value> updated = binary<AddOp>(*kept, *added);
+      if (failed(updated) ||
+          failed(setOutput(position,
+                           convert(*updated, givenType.getElementType()))))
+        return failure();
+    }
+    mean = batchMean;
+    var = batchVar;
+  }
   FailureOr<Value> shifted =
-      binary<AddOp>(params[3], scalar(floatAttr("epsilon", 1e-5f)));
+      binary<AddOp>(var, scalar(floatAttr("epsilon", 1e-5f)));
   if (failed(shifted))
     return failure();
   FailureOr<Value> invStd = binary<PowOp>(*shifted, scalar(-0.5));
@@ -175,7 +223,8 @@ LogicalResult Importer::importBatchNorm() {
   FailureOr<Value> factor = binary<MulOp>(params[0], *invStd);
   if (failed(factor))
     return failure();
-  FailureOr<Value> centered = binary<SubOp>(x, params[2]);
+  FailureOr<Value> centered =
+      deviation ? FailureOr<Value>(deviation) : binary<SubOp>(x, mean);
   if (failed(centered))
     return failure();
   FailureOr<Value> scaled = binary<MulOp>(*centered, *factor);

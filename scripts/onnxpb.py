@@ -86,14 +86,15 @@ def model_inputs(model_bytes):
 # TensorProto.DataType -> numpy dtype.
 DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
           6: np.int32,
-          7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64}
+          7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64,
+          12: np.uint32, 13: np.uint64}
 INTEGER_TYPES = {2, 3, 4, 5, 6, 7, 12, 13}
 
 
 def read_tensor(data):
     """Decodes a serialized TensorProto into (name, numpy array)."""
     dims, dtype, name, raw = [], 1, "", None
-    floats, int32s, int64s, doubles = [], [], [], []
+    floats, int32s, int64s, doubles, uint64s = [], [], [], [], []
 
     def packed(value, wire, fmt, size, out):
         if wire == 2:
@@ -127,6 +128,8 @@ def read_tensor(data):
             raw = value
         elif number == 10:
             packed(value, wire, "d", 8, doubles)
+        elif number == 11:
+            packed(value, wire, "varint", 0, uint64s)
     if dtype == 16:  # BFLOAT16: widen the 16-bit patterns to float32
         bits = (np.frombuffer(raw, "<u2") if raw is not None
                 else np.array(int32s, np.uint32).astype(np.uint16))
@@ -145,6 +148,8 @@ def read_tensor(data):
                           for v in int64s], np.int64)
     elif dtype == 10:
         array = np.array(int32s, np.uint16).view(np.float16)
+    elif dtype in (12, 13):  # UINT32, UINT64: uint64_data
+        array = np.array(uint64s, np.uint64).astype(np_type)
     else:
         array = np.array([v - (1 << 64) if v >= 1 << 63 else v
                           for v in int32s]).astype(np_type)

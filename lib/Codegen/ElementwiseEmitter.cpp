@@ -21,7 +21,63 @@ Type codegen::withElementType(Type like, Type elt) {
   return elt;
 }
 
+Type codegen::signless(Type type) {
+  auto vec = dyn_cast<VectorType>(type);
+  auto i = dyn_cast<IntegerType>(vec ? vec.getElementType() : type);
+  if (!i || i.isSignless())
+    return type;
+  auto s = IntegerType::get(type.getContext(), i.getWidth());
+  return vec ? Type(VectorType::get(vec.getShape(), s)) : Type(s);
+}
+
+/// An integer constant of `type` (signless) holding the low `bits` of v.
+static Value intConstant(OpBuilder &b, Location loc, Type type, APInt v) {
+  auto elt = cast<IntegerType>(getElementTypeOrSelf(type));
+  auto attr = b.getIntegerAttr(elt, v.zextOrTrunc(elt.getWidth()));
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vec, attr));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// Integer to integer with saturation to the target's range, signedness
+/// on both sides.
+static Value convertInt(OpBuilder &b, Location loc, Value v, bool fromUnsigned,
+                        Type toType, bool toUnsigned) {
+  Type fromType = v.getType();
+  unsigned fb = getElementTypeOrSelf(fromType).getIntOrFloatBitWidth();
+  unsigned tb = getElementTypeOrSelf(toType).getIntOrFloatBitWidth();
+  if (fb == 1)
+    return fb == tb ? v : arith::ExtUIOp::create(b, loc, toType, v).getResult();
+  // Clamp in the source type to the part of the target's range it holds.
+  APInt lo = fromUnsigned ? APInt::getMinValue(fb) : APInt::getSignedMinValue(fb);
+  APInt hi = fromUnsigned ? APInt::getMaxValue(fb) : APInt::getSignedMaxValue(fb);
+  APInt toLo = toUnsigned ? APInt::getMinValue(tb) : APInt::getSignedMinValue(tb);
+  APInt toHi = toUnsigned ? APInt::getMaxValue(tb) : APInt::getSignedMaxValue(tb);
+  // Compare the bounds as 66-bit signed numbers, where every bound fits.
+  auto wide = [](const APInt &x, bool isUnsigned) {
+    return isUnsigned ? x.zext(66) : x.sext(66);
+  };
+  Value c = v;
+  if (wide(toLo, toUnsigned).sgt(wide(lo, fromUnsigned))) {
+    Value bound = intConstant(b, loc, fromType, wide(toLo, toUnsigned).trunc(fb));
+    c = fromUnsigned ? arith::MaxUIOp::create(b, loc, c, bound).getResult()
+                     : arith::MaxSIOp::create(b, loc, c, bound).getResult();
+  }
+  if (wide(toHi, toUnsigned).slt(wide(hi, fromUnsigned))) {
+    Value bound = intConstant(b, loc, fromType, wide(toHi, toUnsigned).trunc(fb));
+    c = fromUnsigned ? arith::MinUIOp::create(b, loc, c, bound).getResult()
+                     : arith::MinSIOp::create(b, loc, c, bound).getResult();
+  }
+  if (tb < fb)
+    return arith::TruncIOp::create(b, loc, toType, c);
+  if (tb > fb)
+    return fromUnsigned ? arith::ExtUIOp::create(b, loc, toType, c).getResult()
+                        : arith::ExtSIOp::create(b, loc, toType, c).getResult();
+  return c;
+}
+
 Value codegen::constant(OpBuilder &b, Location loc, Type type, double value) {
+  type = signless(type);
   Type elt = getElementTypeOrSelf(type);
   TypedAttr scalar;
   if (isa<FloatType>(elt))
@@ -33,12 +89,17 @@ Value codegen::constant(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, scalar);
 }
 
-Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to) {
+Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to,
+                               bool fromUnsigned) {
+  bool toUnsigned = to.isUnsignedInteger();
+  to = signless(to);
   Type fromType = v.getType();
   Type from = getElementTypeOrSelf(fromType);
-  if (from == to)
+  if (from == to && (fromUnsigned == toUnsigned || !isa<IntegerType>(to)))
     return v;
   Type toType = withElementType(fromType, to);
+  if (isa<IntegerType>(from) && isa<IntegerType>(to))
+    return convertInt(b, loc, v, fromUnsigned, toType, toUnsigned);
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
   unsigned fromBits = from.getIntOrFloatBitWidth();
   unsigned toBits = to.getIntOrFloatBitWidth();
@@ -68,7 +129,9 @@ Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to) {
     return arith::TruncFOp::create(b, loc, toType, wide);
   }
   if (!fromFloat && toFloat)
-    return arith::SIToFPOp::create(b, loc, toType, v);
+    return fromUnsigned || fromBits == 1
+               ? arith::UIToFPOp::create(b, loc, toType, v).getResult()
+               : arith::SIToFPOp::create(b, loc, toType, v).getResult();
   if (fromFloat) {
     // Truncate toward zero and saturate, in f32 (or f64) so that the
     // integer bounds are representable.
@@ -76,50 +139,61 @@ Value codegen::convertElements(OpBuilder &b, Location loc, Value v, Type to) {
       fromType = withElementType(fromType, b.getF32Type());
       v = arith::ExtFOp::create(b, loc, fromType, v);
     }
-    double lo = -std::ldexp(1.0, toBits - 1);
-    double limit = std::ldexp(1.0, toBits - 1); // first value out of range
+    // (Unsigned targets: [0, 2^bits - 1].)
+    double lo = toUnsigned ? 0.0 : -std::ldexp(1.0, toBits - 1);
+    // The first value out of range.
+    double limit = std::ldexp(1.0, toUnsigned ? toBits : toBits - 1);
     // The largest float below `limit`: limit - 1 when exact (i8, and any
-    // f64), else the float just below 2^(bits-1).
-    double hiSafe = toBits <= 24 || getElementTypeOrSelf(fromType).isF64()
+    // f64 up to 53 bits), else the float just below limit.
+    bool isF64 = getElementTypeOrSelf(fromType).isF64();
+    double hiSafe = (toUnsigned ? toBits : toBits - 1) < (isF64 ? 53u : 24u)
                         ? limit - 1
-                        : std::nextafter(float(limit), 0.0f);
+                        : isF64 ? std::nextafter(limit, 0.0)
+                                : double(std::nextafter(float(limit), 0.0f));
     Value c = arith::MaximumFOp::create(b, loc, v, constant(b, loc, fromType, lo));
     c = arith::MinimumFOp::create(b, loc, c, constant(b, loc, fromType, hiSafe));
-    Value r = arith::FPToSIOp::create(b, loc, toType, c);
+    Value r = toUnsigned
+                  ? arith::FPToUIOp::create(b, loc, toType, c).getResult()
+                  : arith::FPToSIOp::create(b, loc, toType, c).getResult();
     Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v,
                                          constant(b, loc, fromType, limit));
+    // The target's largest value, all ones below the sign bit (or all
+    // ones), exact in any width.
+    APInt largest = toUnsigned ? APInt::getMaxValue(toBits)
+                               : APInt::getSignedMaxValue(toBits);
     r = arith::SelectOp::create(b, loc, tooBig,
-                                constant(b, loc, toType, limit - 1), r);
+                                intConstant(b, loc, toType, largest), r);
     Value isNan =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
     return arith::SelectOp::create(b, loc, isNan, constant(b, loc, toType, 0),
                                    r);
   }
-  if (fromBits < toBits)
-    return arith::ExtSIOp::create(b, loc, toType, v);
-  Value lo = constant(b, loc, fromType, -std::ldexp(1.0, toBits - 1));
-  Value hi = constant(b, loc, fromType, std::ldexp(1.0, toBits - 1) - 1);
-  Value c = arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, v, hi),
-                                   lo);
-  return arith::TruncIOp::create(b, loc, toType, c);
+  llvm_unreachable("integer conversions are handled above");
 }
 
 FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
                                           ArrayRef<Value> operands,
                                           Type resultElt) {
   Location loc = op->getLoc();
+  auto isUnsigned = [&](unsigned i) {
+    return getElementTypeOrSelf(op->getOperand(i).getType())
+        .isUnsignedInteger();
+  };
   if (auto cast = dyn_cast<CastOp>(op))
-    return convertElements(b, loc, operands[0], resultElt);
+    return convertElements(b, loc, operands[0], resultElt, isUnsigned(0));
+  // Unsigned operands and results are signless values here; the ops below
+  // that depend on the sign (max, min, conversions) take it from the types.
+  bool resultUnsigned = resultElt.isUnsignedInteger();
 
   // Narrow floats compute in f32 and round once at the end.
   Type like = operands[0].getType();
   Type computeElt = resultElt;
   if (isa<FloatType>(resultElt) && resultElt.getIntOrFloatBitWidth() < 32)
     computeElt = b.getF32Type();
-  Type type = withElementType(like, computeElt);
+  Type type = withElementType(like, signless(computeElt));
   SmallVector<Value> args;
-  for (Value operand : operands)
-    args.push_back(convertElements(b, loc, operand, computeElt));
+  for (auto [i, operand] : llvm::enumerate(operands))
+    args.push_back(convertElements(b, loc, operand, computeElt, isUnsigned(i)));
   Value x = args[0];
   Value y = args.size() > 1 ? args[1] : Value();
   bool isFloat = isa<FloatType>(computeElt);
@@ -138,11 +212,13 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
   else if (isa<DivOp>(op))
     r = arith::DivFOp::create(b, loc, x, y);
   else if (isa<MaxOp>(op))
-    r = isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
-                : arith::MaxSIOp::create(b, loc, x, y).getResult();
+    r = isFloat          ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+        : resultUnsigned ? arith::MaxUIOp::create(b, loc, x, y).getResult()
+                         : arith::MaxSIOp::create(b, loc, x, y).getResult();
   else if (isa<MinOp>(op))
-    r = isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
-                : arith::MinSIOp::create(b, loc, x, y).getResult();
+    r = isFloat          ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+        : resultUnsigned ? arith::MinUIOp::create(b, loc, x, y).getResult()
+                         : arith::MinSIOp::create(b, loc, x, y).getResult();
   else if (isa<PowOp>(op)) {
     // MLIR's powf expansion (exp2(y log2 |x|) with sign fix-ups) misses
     // C99's special cases, which the scalar core (std::pow) has: pow(x, 0)
@@ -261,5 +337,5 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
   } else {
     return op->emitOpError() << "has no elementwise kernel lowering";
   }
-  return convertElements(b, loc, r, resultElt);
+  return convertElements(b, loc, r, resultElt, resultUnsigned);
 }

@@ -2,6 +2,8 @@
 
 #include "KernelSkeleton.h"
 
+#include "ElementwiseEmitter.h"
+
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -13,18 +15,20 @@ using namespace crest::codegen;
 MemRefType codegen::getGlobalMemRefType(RankedTensorType type) {
   auto global = gpu::AddressSpaceAttr::get(type.getContext(),
                                            gpu::AddressSpace::Global);
+  // Unsigned data is held as signless integers (ElementwiseEmitter.h).
+  Type element = signless(type.getElementType());
   if (type.getNumElements() == 0 && type.getRank() > 1)
-    return MemRefType::get({0}, type.getElementType(),
-                           MemRefLayoutAttrInterface(), global);
-  return MemRefType::get(type.getShape(), type.getElementType(),
-                         MemRefLayoutAttrInterface(), global);
+    return MemRefType::get({0}, element, MemRefLayoutAttrInterface(), global);
+  return MemRefType::get(type.getShape(), element, MemRefLayoutAttrInterface(),
+                         global);
 }
 
 MemRefType codegen::getWorkgroupMemRefType(ArrayRef<int64_t> shape,
                                            Type elt) {
   auto workgroup = gpu::AddressSpaceAttr::get(elt.getContext(),
                                               gpu::AddressSpace::Workgroup);
-  return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(), workgroup);
+  return MemRefType::get(shape, signless(elt), MemRefLayoutAttrInterface(),
+                         workgroup);
 }
 
 static gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {

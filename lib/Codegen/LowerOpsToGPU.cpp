@@ -342,7 +342,8 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
   auto valueOf = [&](Value tensor) -> FailureOr<Value> {
     if (Value v = values.lookupOrNull(tensor))
       return v;
-    Type elt = tensorType(tensor).getElementType();
+    // Unsigned data is held as signless integers (ElementwiseEmitter.h).
+    Type elt = signless(tensorType(tensor).getElementType());
     // A kernel input (of a standalone op, also a constant of the host
     // function: a weight) is loaded; only constants inside a crest.kernel
     // body are materialized.
@@ -356,6 +357,8 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
                << "is a non-splat constant inside a kernel; pass it as a "
                   "kernel input";
       auto scalar = dense.getSplatValue<TypedAttr>();
+      if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
+        scalar = IntegerAttr::get(elt, i.getValue());
       Value c = vec > 1 ? arith::ConstantOp::create(
                               b, loc,
                               DenseElementsAttr::get(
@@ -996,7 +999,7 @@ LogicalResult LowerOpsToGPUPass::lowerPerOutput(
 LogicalResult LowerOpsToGPUPass::lowerStrided(Operation *op, StringRef kind,
                                               const StridedMap &given) {
   StridedMap map = simplifyStridedMap(given);
-  Type elt = tensorType(op->getResult(0)).getElementType();
+  Type elt = signless(tensorType(op->getResult(0)).getElementType());
   // A work-item covers `vec` consecutive output elements of one innermost
   // row; they are consecutive in the input too when its stride is 1.
   int64_t vec = moveWidth(elt);
@@ -1086,9 +1089,8 @@ LogicalResult LowerOpsToGPUPass::lowerConcat(ConcatOp op) {
       [&](Emitter &e, ArrayRef<Value> flat, Value o) -> FailureOr<Value> {
         Value row = e.div(o, rowLen);
         Value col = e.rem(o, rowLen);
-        Type type = vec > 1 ? Type(VectorType::get({vec},
-                                                   outType.getElementType()))
-                            : outType.getElementType();
+        Type outElt = signless(outType.getElementType());
+        Type type = vec > 1 ? Type(VectorType::get({vec}, outElt)) : outElt;
         // The inputs that hold anything, the last one taking what is left.
         SmallVector<size_t> parts;
         for (size_t k = 0; k < lens.size(); ++k)
@@ -1149,9 +1151,8 @@ LogicalResult LowerOpsToGPUPass::lowerGather(GatherOp op) {
         // still negative index) reads nothing.
         Value valid = arith::CmpIOp::create(b, loc, P::ult, index,
                                             c64(extent));
-        Type type = vec > 1 ? Type(VectorType::get({vec},
-                                                   outType.getElementType()))
-                            : outType.getElementType();
+        Type outElt = signless(outType.getElementType());
+        Type type = vec > 1 ? Type(VectorType::get({vec}, outElt)) : outElt;
         return emitSelect(
             e, valid, type,
             [&]() {
@@ -1191,7 +1192,7 @@ LogicalResult LowerOpsToGPUPass::lowerTransposeTiled(TransposeOp op,
   gpu::GPUFuncOp func =
       createKernel(op, "transpose", op->getOperandTypes(),
                    op->getResultTypes(), batches * tilesP * tilesQ, block);
-  Type elt = tensorType(op.getResult()).getElementType();
+  Type elt = signless(tensorType(op.getResult()).getElementType());
   Location loc = op.getLoc();
   auto workgroup = gpu::AddressSpaceAttr::get(&getContext(),
                                               gpu::AddressSpace::Workgroup);

@@ -115,7 +115,8 @@ DTYPES = [("f64", "float64"), ("f32", "float32"), ("f16", "float16"),
           ("bf16", None), ("f8E4M3FNUZ", None), ("f8E5M2FNUZ", None),
           ("f8E4M3FN", None), ("f8E5M2", None), ("i64", "int64"),
           ("i32", "int32"), ("i16", "int16"), ("i8", "int8"), ("u8", "uint8"),
-          ("i1", "bool")]
+          ("i1", "bool"), ("u16", "uint16"), ("u32", "uint32"),
+          ("u64", "uint64")]
 STATUS_RACE = 7
 STATUS_VERIFY = 8
 

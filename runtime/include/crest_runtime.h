@@ -29,7 +29,7 @@ extern "C" {
 
 /* The API version: major changes break source compatibility. */
 #define CREST_RUNTIME_API_VERSION_MAJOR 1
-#define CREST_RUNTIME_API_VERSION_MINOR 1
+#define CREST_RUNTIME_API_VERSION_MINOR 2
 /* (major << 16) | minor of the library, to compare with the header's. */
 uint32_t crest_api_version(void);
 
@@ -65,7 +65,11 @@ typedef enum crest_dtype {
   CREST_I16,
   CREST_I8,
   CREST_U8,
-  CREST_I1
+  CREST_I1,
+  /* API 1.2 */
+  CREST_U16,
+  CREST_U32,
+  CREST_U64
 } crest_dtype;
 /* Bytes per element; "f32", ... */
 size_t crest_dtype_size(crest_dtype dtype);

@@ -71,8 +71,12 @@ const char *crest_status_name(crest_status status) {
   return "CREST_ERROR_UNKNOWN";
 }
 
+// crest_dtype is pkg::ElementType, value for value.
+static_assert(unsigned(CREST_I1) == unsigned(pkg::ElementType::I1));
+static_assert(unsigned(CREST_U64) == unsigned(pkg::ElementType::U64));
+
 static bool validDtype(crest_dtype dtype) {
-  return unsigned(dtype) <= unsigned(CREST_I1);
+  return unsigned(dtype) <= unsigned(CREST_U64);
 }
 
 size_t crest_dtype_size(crest_dtype dtype) {

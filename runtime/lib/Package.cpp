@@ -63,6 +63,9 @@ constexpr ElementTypeInfo kElementTypes[] = {
     {ElementType::I16, "i16", 2, false},
     {ElementType::I8, "i8", 1, false},
     {ElementType::U8, "ui8", 1, false},
+    {ElementType::U16, "ui16", 2, false},
+    {ElementType::U32, "ui32", 4, false},
+    {ElementType::U64, "ui64", 8, false},
     {ElementType::I1, "i1", 1, false},
 };
 

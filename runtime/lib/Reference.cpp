@@ -98,6 +98,15 @@ std::vector<double> decodeElements(ElementType type, ArrayRef<uint8_t> data) {
     case ElementType::U8:
       out[i] = double(uint8_t(bits));
       break;
+    case ElementType::U16:
+      out[i] = double(uint16_t(bits));
+      break;
+    case ElementType::U32:
+      out[i] = double(uint32_t(bits));
+      break;
+    case ElementType::U64:
+      out[i] = double(uint64_t(bits));
+      break;
     case ElementType::I1:
       out[i] = bits ? 1.0 : 0.0;
       break;
@@ -127,6 +136,12 @@ sem::ScalarType getScalarType(ElementType type) {
     return sem::ScalarType::getInt(8);
   case ElementType::U8:
     return sem::ScalarType::getInt(8, /*isUnsigned=*/true);
+  case ElementType::U16:
+    return sem::ScalarType::getInt(16, /*isUnsigned=*/true);
+  case ElementType::U32:
+    return sem::ScalarType::getInt(32, /*isUnsigned=*/true);
+  case ElementType::U64:
+    return sem::ScalarType::getInt(64, /*isUnsigned=*/true);
   default:
     return sem::ScalarType::getInt(1);
   }

@@ -54,10 +54,13 @@ fromNpyType(NpyType type, std::optional<ElementType> expected) {
   case NpyType::U16:
     if (expected == ElementType::BF16)
       return ElementType::BF16; // bf16 bit patterns
-    return std::nullopt;
-  default:
-    return std::nullopt;
+    return ElementType::U16;
+  case NpyType::U32:
+    return ElementType::U32;
+  case NpyType::U64:
+    return ElementType::U64;
   }
+  return std::nullopt;
 }
 
 static std::optional<NpyType> toNpyType(ElementType type) {
@@ -76,6 +79,12 @@ static std::optional<NpyType> toNpyType(ElementType type) {
   case ElementType::F8E5M2:
   case ElementType::U8:
     return NpyType::U8;
+  case ElementType::U16:
+    return NpyType::U16;
+  case ElementType::U32:
+    return NpyType::U32;
+  case ElementType::U64:
+    return NpyType::U64;
   case ElementType::I64:
     return NpyType::I64;
   case ElementType::I32:
@@ -102,6 +111,12 @@ static std::optional<ElementType> fromOnnxType(int32_t type) {
     return ElementType::F64;
   case OnnxDataType::Uint8:
     return ElementType::U8;
+  case OnnxDataType::Uint16:
+    return ElementType::U16;
+  case OnnxDataType::Uint32:
+    return ElementType::U32;
+  case OnnxDataType::Uint64:
+    return ElementType::U64;
   case OnnxDataType::Int8:
     return ElementType::I8;
   case OnnxDataType::Int16:
@@ -153,6 +168,12 @@ static int32_t toOnnxType(ElementType type) {
     return int32_t(OnnxDataType::Int8);
   case ElementType::U8:
     return int32_t(OnnxDataType::Uint8);
+  case ElementType::U16:
+    return int32_t(OnnxDataType::Uint16);
+  case ElementType::U32:
+    return int32_t(OnnxDataType::Uint32);
+  case ElementType::U64:
+    return int32_t(OnnxDataType::Uint64);
   case ElementType::I1:
     return int32_t(OnnxDataType::Bool);
   }
@@ -177,11 +198,7 @@ Expected<HostTensor> readTensorFile(StringRef path,
     std::optional<ElementType> type = fromNpyType(array->type, expected);
     if (!type)
       return makeError(path + ": NumPy dtype '" + getNpyDescr(array->type) +
-                       "' has no Crest element type" +
-                       (array->type == NpyType::U16
-                            ? " (uint16 is read as bf16 only where bf16 "
-                              "is expected)"
-                            : ""));
+                       "' has no Crest element type");
     tensor.type.element = *type;
     tensor.type.shape = array->shape;
     tensor.data = std::move(array->data);
@@ -196,7 +213,7 @@ Expected<HostTensor> readTensorFile(StringRef path,
   std::optional<ElementType> type = fromOnnxType(proto->dataType);
   // ONNX's own test data stores bfloat16 tensors as UINT16 bit patterns:
   // read them as bf16 where bf16 is expected, as for uint16 .npy files.
-  if (!type && proto->dataType == int32_t(OnnxDataType::Uint16) &&
+  if (proto->dataType == int32_t(OnnxDataType::Uint16) &&
       expected == ElementType::BF16)
     type = ElementType::BF16;
   if (!type)

@@ -15,6 +15,13 @@ TEST(CApiTest, VersionAndTypes) {
   EXPECT_EQ(crest_dtype_size(CREST_BF16), 2u);
   EXPECT_EQ(crest_dtype_size(CREST_F8E4M3FNUZ), 1u);
   EXPECT_STREQ(crest_dtype_name(CREST_F32), "f32");
+  // The values of 1.1 keep their numbers; 1.2 appends the unsigned types.
+  EXPECT_EQ(int(CREST_I1), 13);
+  EXPECT_STREQ(crest_dtype_name(CREST_I1), "i1");
+  EXPECT_STREQ(crest_dtype_name(CREST_U16), "ui16");
+  EXPECT_EQ(crest_dtype_size(CREST_U32), 4u);
+  EXPECT_EQ(crest_dtype_size(CREST_U64), 8u);
+  EXPECT_EQ(crest_dtype_size(crest_dtype(int(CREST_U64) + 1)), 0u);
   EXPECT_STREQ(crest_status_name(CREST_ERROR_RACE), "CREST_ERROR_RACE");
 }
 

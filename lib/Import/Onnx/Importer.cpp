@@ -90,6 +90,14 @@ FailureOr<Type> Importer::convertElementType(int32_t onnxType, StringRef what) {
     return Type(builder.getI16Type());
   case onnx::TensorProto::INT8:
     return Type(builder.getI8Type());
+  case onnx::TensorProto::UINT64:
+    return Type(builder.getIntegerType(64, /*isSigned=*/false));
+  case onnx::TensorProto::UINT32:
+    return Type(builder.getIntegerType(32, /*isSigned=*/false));
+  case onnx::TensorProto::UINT16:
+    return Type(builder.getIntegerType(16, /*isSigned=*/false));
+  case onnx::TensorProto::UINT8:
+    return Type(builder.getIntegerType(8, /*isSigned=*/false));
   case onnx::TensorProto::BOOL:
     return Type(builder.getI1Type());
   default:
@@ -101,7 +109,7 @@ FailureOr<Type> Importer::convertElementType(int32_t onnxType, StringRef what) {
   mlir::emitError(loc) << nodePrefix << what << " has element type " << name
                        << ", which Crest does not support (supported: FLOAT, "
                           "FLOAT16, BFLOAT16, DOUBLE, INT64, INT32, INT16, "
-                          "INT8, BOOL)";
+                          "INT8, UINT64, UINT32, UINT16, UINT8, BOOL)";
   return failure();
 }
 
@@ -182,9 +190,16 @@ Importer::convertTensor(const onnx::TensorProto &tensor, StringRef what) {
       for (int64_t v : tensor.int64_data())
         append(v, 8);
       break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
+      if (tensor.uint64_data_size() != count)
+        return mismatch(tensor.uint64_data_size());
+      for (uint64_t v : tensor.uint64_data())
+        append(v, elementBytes);
+      break;
     default:
-      // int32_data holds INT32, INT16, INT8, BOOL, FLOAT16 and BFLOAT16
-      // (the latter two as their 16-bit patterns).
+      // int32_data holds INT32, INT16, INT8, UINT16, UINT8, BOOL, FLOAT16
+      // and BFLOAT16 (the latter two as their 16-bit patterns).
       if (tensor.int32_data_size() != count)
         return mismatch(tensor.int32_data_size());
       for (int32_t v : tensor.int32_data())

@@ -30,6 +30,12 @@ Tolerances (|got - want| <= atol + rtol * |want|), per output type:
   accumulate in f64 for f64 data) rtol 1e-12, 1000 times f32's
   accumulation bound scaled to f64's epsilon.
 Where the reference is infinite or NaN the result must be the same.
+
+Unsigned types (ui8 to ui64): inputs over the whole range (half of them at
+or above 2^(bits-1), where a signed operation would differ), the reference
+computed exactly in Python integers or NumPy's unsigned arithmetic (add,
+sub and mul wrap), compared bit for bit; casts to and from them saturate
+to the target's range (NaN gives 0), as crest.cast defines.
 """
 import argparse
 import math
@@ -48,7 +54,12 @@ from crest_launch import launches as find_launches  # noqa: E402
 SCHEDULES = [(1, 0), (1 << 30, 0), (3, 99)]
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
-      "i64": np.int64, "bf16": np.uint16, "f64": np.float64}
+      "i64": np.int64, "bf16": np.uint16, "f64": np.float64, "i16": np.int16,
+      "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64}
+# Integer types: (bits, unsigned).
+INTS = {"i8": (8, False), "i16": (16, False), "i32": (32, False),
+        "i64": (64, False), "ui8": (8, True), "ui16": (16, True),
+        "ui32": (32, True), "ui64": (64, True)}
 # Data movement: every output element is one input element (or a zero of an
 # out-of-range gather index), so the comparison is bit-exact.
 MOVE = {"transpose", "concat", "slice", "gather", "reshape"}
@@ -208,6 +219,7 @@ def main():
 
     T = ttype(shape, dt)
     inputs = []  # (name, numpy value as float64)
+    native = None  # an exact reference in the output's own NumPy type
     op = a.op
     exact = op in EXACT
     out_elt, out_shape = dt, shape
@@ -243,6 +255,22 @@ def main():
         if op == "hardsigmoid":
             want = np.clip(x * np.float64(np.float32(1 / 6)) + 0.5, 0, 1)
         args = [f"%x0: {T}"]
+    elif op in ("add", "sub", "mul", "max", "min") and dt.startswith("ui"):
+        s2 = [int(d) for d in (a.shape2 or a.shape).split("x")]
+        bits = INTS[dt][0]
+        xs = rng.integers(0, 2 ** bits, shape, dtype=NP[dt], endpoint=False)
+        ys = rng.integers(0, 2 ** bits, s2, dtype=NP[dt], endpoint=False)
+        xs.reshape(-1)[0] = 2 ** bits - 1  # the largest value too
+        np.save(f"{tmp}/x.npy", xs)
+        np.save(f"{tmp}/y.npy", ys)
+        inputs = ["x", "y"]
+        out_shape = list(np.broadcast_shapes(tuple(shape), tuple(s2)))
+        T2, TO = ttype(s2, dt), ttype(out_shape, dt)
+        body = f"%r = crest.{op} %x0, %x1 : {T}, {T2} -> {TO}"
+        native = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
+                  "max": np.maximum, "min": np.minimum}[op](xs, ys)
+        want = native.astype(np.float64)
+        args = [f"%x0: {T}", f"%x1: {T2}"]
     elif op in ("add", "sub", "mul", "div", "max", "min"):
         s2 = [int(d) for d in (a.shape2 or a.shape).split("x")]
         x = store("x", data(shape), dt)
@@ -265,6 +293,39 @@ def main():
                 f"    %r = crest.add %m, %x1 : {T}, {TB} -> {T}")
         want = x / (1 + np.exp(-x)) + bias
         args = [f"%x0: {T}", f"%x1: {TB}"]
+    elif op == "cast" and (dt.startswith("ui") or (a.to or "").startswith("ui")):
+        # Saturating conversions between the integer types, signed and
+        # unsigned, and from floats; exact references in Python integers.
+        n = int(np.prod(shape))
+        if dt in INTS:
+            bits, unsigned = INTS[dt]
+            lo, hi = (0, 2 ** bits - 1) if unsigned else \
+                (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            src = rng.integers(lo, hi, n, dtype=NP[dt], endpoint=True)
+            src[:2] = [lo, hi]
+            values = [int(v) for v in src]
+        else:
+            src = (rng.standard_normal(n) * 2.0 ** rng.integers(0, 70, n)
+                   ).astype(NP[dt])
+            src[:6] = [np.nan, np.inf, -np.inf, -0.5, 255.5, 65535.9]
+            values = [0 if np.isnan(v) else (int(np.trunc(v)) if np.isfinite(v)
+                      else (10 ** 30 if v > 0 else -10 ** 30)) for v in src]
+        np.save(f"{tmp}/x.npy", src.reshape(shape))
+        inputs = ["x"]
+        out_elt = a.to
+        body = f"%r = crest.cast %x0 : {T} to {ttype(shape, a.to)}"
+        if a.to in INTS:
+            bits, unsigned = INTS[a.to]
+            lo, hi = (0, 2 ** bits - 1) if unsigned else \
+                (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            native = np.array([min(max(v, lo), hi) for v in values],
+                              dtype=NP[a.to]).reshape(shape)
+        else:
+            # Integer to float: one rounding of the exact integer (NumPy's
+            # C conversion, not through float64, which would round twice).
+            native = src.astype(NP[a.to]).reshape(shape)
+        want = native.astype(np.float64)
+        args = [f"%x0: {T}"]
     elif op == "cast":
         src = data(shape) * 40  # exercises integer saturation of i8
         if dt in ("i32", "i8"):
@@ -436,6 +497,8 @@ def main():
     kernel, (grid, _, _), (block, _, _) = launches[0]
 
     npy_out = "u16" if out_elt == "bf16" else out_elt
+    if out_elt.startswith("ui"):
+        npy_out = "u" + out_elt[2:]
     if op in MOVE or dt in ("i32", "i64") and op != "cast":
         want = want.astype(NP[out_elt]).astype(np.float64)
         rtol, atol = 0.0, 0.0
@@ -491,6 +554,14 @@ def main():
         got = np.load(f"{tmp}/out.npy")
         got = bf16_value(got) if out_elt == "bf16" else got
         got = got.astype(np.float64).reshape(want.shape)
+        if native is not None:
+            raw = np.load(f"{tmp}/out.npy").reshape(native.shape)
+            good = bool(np.array_equal(raw, native)) and races == 0
+            bad = int(np.count_nonzero(raw != native))
+            ok &= good
+            print(f"{name} q={q} seed={seed}: mismatches={bad} races={races} "
+                  f"{'PASS' if good else 'FAIL'}")
+            continue
         finite = np.isfinite(want)
         special_ok = bool(np.all(np.isnan(got[~finite]) == np.isnan(want[~finite]))
                           and np.all((got == want)[~finite & ~np.isnan(want)]))

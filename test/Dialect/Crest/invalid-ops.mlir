@@ -588,9 +588,9 @@ func.func @cast_shape(%x: tensor<4x8xf32>) {
 
 // -----
 
-func.func @cast_unsigned(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{'crest.cast' op result #0 must be statically shaped tensor of floating-point or signless integer values, but got 'tensor<4x8xui8>'}}
-  %0 = crest.cast %x : tensor<4x8xf32> to tensor<4x8xui8>
+func.func @cast_index(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'crest.cast' op result #0 must be statically shaped tensor of floating-point or signless integer or unsigned integer values, but got 'tensor<4x8xindex>'}}
+  %0 = crest.cast %x : tensor<4x8xf32> to tensor<4x8xindex>
   return
 }
 
@@ -928,5 +928,23 @@ func.func @leaky_relu_alpha_inf(%x: tensor<4xf32>) {
 func.func @leaky_relu_alpha_nan(%x: tensor<4xf32>) {
   // expected-error @+1 {{'crest.leaky_relu' op alpha = nan must be finite}}
   %0 = crest.leaky_relu %x {alpha = 0x7FC00000 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// Unsigned tensors are elementwise and data-movement operands, not float
+// math operands, and do not mix with signless ones.
+func.func @exp_unsigned(%x: tensor<4xui8>) {
+  // expected-error @+1 {{'crest.exp' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<4xui8>'}}
+  %y = crest.exp %x : tensor<4xui8>
+  return
+}
+
+// -----
+
+func.func @max_mixed_sign(%x: tensor<4xui8>, %y: tensor<4xi8>) {
+  // expected-error @+1 {{'crest.max' op operand element types 'ui8' and 'i8' differ}}
+  %z = crest.max %x, %y : tensor<4xui8>, tensor<4xi8> -> tensor<4xui8>
   return
 }

@@ -166,3 +166,18 @@ func.func @reductions(%x: tensor<4x128x128xf32>, %h: tensor<128x256xf32>,
   %14 = crest.reduce_min %h dims [0] : tensor<128x256xf32> -> tensor<256xf32>
   return
 }
+
+// Unsigned integer tensors (ONNX's UINT8 to UINT64) in elementwise ops,
+// casts and data movement.
+// CHECK-LABEL: func.func @unsigned
+func.func @unsigned(%x: tensor<4x8xui8>, %y: tensor<8xui8>, %w: tensor<4xui64>) {
+  // CHECK: crest.max %{{.*}}, %{{.*}} : tensor<4x8xui8>, tensor<8xui8> -> tensor<4x8xui8>
+  %0 = crest.max %x, %y : tensor<4x8xui8>, tensor<8xui8> -> tensor<4x8xui8>
+  // CHECK: crest.cast %{{.*}} : tensor<4x8xui8> to tensor<4x8xf32>
+  %1 = crest.cast %0 : tensor<4x8xui8> to tensor<4x8xf32>
+  // CHECK: crest.transpose %{{.*}} permutation [1, 0] : tensor<4x8xui8> -> tensor<8x4xui8>
+  %2 = crest.transpose %x permutation [1, 0] : tensor<4x8xui8> -> tensor<8x4xui8>
+  // CHECK: crest.add %{{.*}}, %{{.*}} : tensor<4xui64>, tensor<4xui64> -> tensor<4xui64>
+  %3 = crest.add %w, %w : tensor<4xui64>, tensor<4xui64> -> tensor<4xui64>
+  return
+}

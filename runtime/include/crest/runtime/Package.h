@@ -68,6 +68,10 @@ enum class ElementType : uint8_t {
   I8,
   U8, ///< spelled "ui8", as MLIR spells it
   I1, ///< one byte per element (0 or 1), like NumPy's bool
+  // Added later; the order is the C API's crest_dtype (crest_runtime.h).
+  U16,
+  U32,
+  U64,
 };
 
 llvm::StringRef getElementTypeName(ElementType type);

@@ -21,7 +21,11 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Crest_Tensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
+/// Elementwise and data-movement operands: any float, signless integer or
+/// unsigned integer (ONNX's UINT8 to UINT64; signless integers are signed
+/// where it matters: comparison, division, conversion).
+def Crest_Tensor
+    : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger, AnyUnsignedInteger]>;
 def Crest_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 /// Contraction operands: any float (incl. fp8) or signless integer.
 def Crest_MatmulTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;

@@ -57,6 +57,11 @@ def attribute_ints(name, values):
             + field_varint(20, 7))
 
 
+def attribute_string(name, value):
+    """AttributeProto: s 4, type 20 (STRING = 3)."""
+    return field_bytes(1, name) + field_bytes(4, value) + field_varint(20, 3)
+
+
 def node(op_type, inputs, outputs, name, attributes=()):
     """NodeProto: input 1, output 2, name 3, op_type 4, attribute 5."""
     out = b"".join(field_bytes(1, i) for i in inputs)

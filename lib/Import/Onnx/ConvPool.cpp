@@ -167,6 +167,220 @@ LogicalResult Importer::importConv() {
     return error() << "group = " << groups << " does not fit X "
                    << formatShape(xt.getShape()) << " and W "
                    << formatShape(wt.getShape());
+  FailureOr<Value> result =
+      convolve(x, w, bias, strides, dilations, pads, groups);
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
+}
+
+/// ConvTranspose as the direct convolution it equals: X with stride - 1
+/// zeros between its elements (a gather per spatial dimension, whose index
+/// past the end reads the zeros), padded by (k - 1) d - pad_begin before and (k - 1) d -
+/// pad_end + output_padding after (cropped where negative), convolved at
+/// stride 1 with W flipped in every spatial dimension and its two channel
+/// dimensions swapped per group: W'[g Mg + m, c, k] = W[g Cg + c, m, K - 1
+/// - k]. output_shape and auto_pad SAME_* choose the pads as ONNX says.
+LogicalResult Importer::importConvTranspose() {
+  if (failed(expectInputs(2, 3)) ||
+      failed(checkAttributes({"auto_pad", "dilations", "group", "kernel_shape",
+                              "output_padding", "output_shape", "pads",
+                              "strides"})))
+    return failure();
+  Value x = input(0), w = input(1), bias = input(2);
+  if (failed(expectFloat(x, "X")) || failed(expectFloat(w, "W")))
+    return failure();
+  RankedTensorType xt = tensorType(x), wt = tensorType(w);
+  if (xt.getRank() < 3 || xt.getRank() > 5 || wt.getRank() != xt.getRank())
+    return error() << "only 1-D, 2-D and 3-D transposed convolutions (X and "
+                      "W of rank 3, 4 or 5) are supported, got X "
+                   << formatShape(xt.getShape()) << " and W "
+                   << formatShape(wt.getShape());
+  unsigned spatial = xt.getRank() - 2;
+  SmallVector<int64_t> strides = intsAttr("strides").value_or(
+      SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> dilations = intsAttr("dilations").value_or(
+      SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads = intsAttr("pads").value_or(
+      SmallVector<int64_t>(2 * spatial, 0));
+  SmallVector<int64_t> outputPadding = intsAttr("output_padding").value_or(
+      SmallVector<int64_t>(spatial, 0));
+  int64_t groups = intAttr("group", 1);
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      pads.size() != 2 * spatial || outputPadding.size() != spatial)
+    return error() << "strides, dilations, output_padding and pads must have "
+                   << spatial << ", " << spatial << ", " << spatial << " and "
+                   << 2 * spatial << " entries for a " << spatial
+                   << "-D transposed convolution";
+  for (int64_t v : llvm::concat<int64_t>(strides, dilations))
+    if (v < 1)
+      return error() << "strides and dilations must be positive";
+  for (int64_t v : llvm::concat<int64_t>(strides, dilations, pads,
+                                         outputPadding))
+    if (v < 0 || v > kMaxTensorElements)
+      return error() << "strides, dilations, pads and output_padding must be "
+                        "in [0, "
+                     << kMaxTensorElements << "]";
+  int64_t c = xt.getDimSize(1);
+  if (groups < 1 || c % groups || wt.getDimSize(0) != c)
+    return error() << "group = " << groups << " does not fit X "
+                   << formatShape(xt.getShape()) << " and W "
+                   << formatShape(wt.getShape())
+                   << " (W is C x M/group x kernel)";
+  ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
+  ArrayRef<int64_t> extent = xt.getShape().drop_front(2);
+  if (std::optional<SmallVector<int64_t>> k = intsAttr("kernel_shape"))
+    if (ArrayRef<int64_t>(*k) != kernel)
+      return error() << "kernel_shape does not match W's "
+                     << formatShape(wt.getShape());
+  // The output of the unpadded transposed convolution, per dimension.
+  SmallVector<int64_t> full;
+  for (unsigned i = 0; i < spatial; ++i)
+    full.push_back(strides[i] * (extent[i] - 1) + outputPadding[i] +
+                   (kernel[i] - 1) * dilations[i] + 1);
+  std::string autoPad = stringAttr("auto_pad", "NOTSET");
+  if (!llvm::is_contained({"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"},
+                          autoPad))
+    return error() << "auto_pad = '" << autoPad
+                   << "' is not supported (supported: NOTSET, VALID, "
+                      "SAME_UPPER, SAME_LOWER)";
+  std::optional<SmallVector<int64_t>> outputShape = intsAttr("output_shape");
+  if (outputShape && outputShape->size() >= spatial)
+    outputShape->erase(outputShape->begin(),
+                       outputShape->end() - spatial); // its spatial sizes
+  else if (outputShape)
+    return error() << "output_shape must have " << spatial
+                   << " spatial entries, got " << outputShape->size();
+  if (autoPad == "VALID")
+    llvm::fill(pads, 0);
+  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (unsigned i = 0; i < spatial; ++i) {
+      int64_t target =
+          outputShape ? (*outputShape)[i] : extent[i] * strides[i];
+      if (target < 1 || target > kMaxTensorElements)
+        return error() << "output_shape " << target << " is out of range";
+      // ONNX's formula with Python's floor division: a negative total
+      // (an output larger than the full one) grows the end first.
+      int64_t total = full[i] - target;
+      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      bool upper = autoPad == "SAME_UPPER";
+      pads[i] = upper ? half : total - half;
+      pads[i + spatial] = upper ? total - half : half;
+    }
+  }
+  SmallVector<int64_t> outSizes;
+  for (unsigned i = 0; i < spatial; ++i) {
+    outSizes.push_back(full[i] - pads[i] - pads[i + spatial]);
+    if (outSizes.back() < 1)
+      return error() << "the output would be empty ("
+                     << formatShape(outSizes) << " in dimension " << i + 2
+                     << ")";
+  }
+  if (!checkedProduct(outSizes, kMaxTensorElements))
+    return error() << "the output has too many elements";
+
+  // X with the zeros of the strides, then its padding or cropping.
+  Value xd = x;
+  SmallVector<int64_t> convPads(2 * spatial, 0);
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t dim = i + 2, n = extent[i], s = strides[i];
+    if (s > 1 && n > 1) {
+      SmallVector<int64_t> indices;
+      for (int64_t o = 0; o < (n - 1) * s + 1; ++o)
+        indices.push_back(o % s ? n : o / s); // n: out of range, a zero
+      xd = gatherConstant(xd, dim, indices);
+    }
+    int64_t reach = (kernel[i] - 1) * dilations[i];
+    int64_t before = reach - pads[i];
+    int64_t after = reach - pads[i + spatial] + outputPadding[i];
+    if (before < 0 || after < 0) {
+      RankedTensorType t = tensorType(xd);
+      SmallVector<int64_t> shape(t.getShape()), offsets(t.getRank(), 0);
+      int64_t first = std::max<int64_t>(-before, 0);
+      shape[dim] -= first + std::max<int64_t>(-after, 0);
+      offsets[dim] = first;
+      if (shape[dim] < 1)
+        return error() << "the pads crop all of dimension " << dim;
+      xd = SliceOp::create(
+          builder, loc, RankedTensorType::get(shape, t.getElementType()), xd,
+          builder.getDenseI64ArrayAttr(offsets), DenseI64ArrayAttr());
+    }
+    convPads[i] = std::max<int64_t>(before, 0);
+    convPads[i + spatial] = std::max<int64_t>(after, 0);
+  }
+  // W' = W with its channel dimensions swapped per group and its kernel
+  // flipped: permuted at import time for a constant W (the usual case),
+  // else by a transpose and gathers.
+  int64_t mg = wt.getDimSize(1), cg = c / groups, m = mg * groups;
+  Value wf;
+  if (DenseElementsAttr wc = getConstant(w)) {
+    SmallVector<int64_t> shape = {m, cg};
+    llvm::append_range(shape, kernel);
+    auto type = RankedTensorType::get(shape, wt.getElementType());
+    if (wc.isSplat()) {
+      wf = materialize(wc.reshape(type));
+    } else {
+      int64_t taps = product(kernel);
+      SmallVector<int64_t> kernelStrides(spatial, 1);
+      for (int i = int(spatial) - 2; i >= 0; --i)
+        kernelStrides[i] = kernelStrides[i + 1] * kernel[i + 1];
+      SmallVector<Attribute> values(wc.getValues<Attribute>());
+      SmallVector<Attribute> permuted;
+      permuted.reserve(values.size());
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for (int64_t t = 0; t < taps; ++t) {
+            // The flipped tap: K - 1 - k in every spatial dimension.
+            int64_t flipped = 0, rest = t;
+            for (unsigned i = 0; i < spatial; ++i) {
+              int64_t k = rest / kernelStrides[i];
+              rest %= kernelStrides[i];
+              flipped += (kernel[i] - 1 - k) * kernelStrides[i];
+            }
+            int64_t g = o / mg, mi = o % mg;
+            permuted.push_back(
+                values[((g * cg + ci) * mg + mi) * taps + flipped]);
+          }
+      wf = materialize(DenseElementsAttr::get(type, permuted));
+    }
+  }
+  if (!wf) {
+    SmallVector<int64_t> grouped = {groups, cg, mg};
+    llvm::append_range(grouped, kernel);
+    SmallVector<int64_t> perm = {0, 2, 1};
+    for (unsigned i = 0; i < spatial; ++i)
+      perm.push_back(3 + i);
+    SmallVector<int64_t> flatShape = {m, cg};
+    llvm::append_range(flatShape, kernel);
+    wf = reshape(transpose(reshape(w, grouped), perm), flatShape);
+    for (unsigned i = 0; i < spatial; ++i) {
+      if (kernel[i] == 1)
+        continue;
+      SmallVector<int64_t> reversed;
+      for (int64_t k = kernel[i] - 1; k >= 0; --k)
+        reversed.push_back(k);
+      wf = gatherConstant(wf, i + 2, reversed);
+    }
+  }
+  SmallVector<int64_t> ones(spatial, 1);
+  FailureOr<Value> result =
+      convolve(xd, wf, bias, ones, dilations, convPads, groups);
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
+}
+
+/// The convolution of X and W (checked: rank 3 to 5, W's channels fit
+/// `groups`, non-negative pads) as crest.conv2d: 1-D on a height of 1, 3-D
+/// with the depth taps as channels; then the bias. In X's element type.
+FailureOr<Value> Importer::convolve(Value x, Value w, Value bias,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilations,
+                                    ArrayRef<int64_t> pads, int64_t groups) {
+  RankedTensorType xt = tensorType(x), wt = tensorType(w);
+  unsigned spatial = xt.getRank() - 2;
+  ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
+  ArrayRef<int64_t> extent = xt.getShape().drop_front(2);
   SmallVector<int64_t> outSizes;
   for (unsigned i = 0; i < spatial; ++i) {
     outSizes.push_back((extent[i] + pads[i] + pads[i + spatial] -
@@ -186,13 +400,13 @@ LogicalResult Importer::importConv() {
   // W'[m, kd cg, kh, kw] = W[m, cg, kd, kh, kw], so that each group of
   // X' channels (kd, cg) meets W's (kd, cg).
   Value x2 = x, w2 = w;
-  SmallVector<int64_t> strides2 = strides, dilations2 = dilations, pads2 = pads;
+  SmallVector<int64_t> strides2(strides), dilations2(dilations), pads2(pads);
   if (spatial == 1) {
     x2 = reshape(x, withUnitHeight(xt.getShape()));
     w2 = reshape(w, withUnitHeight(wt.getShape()));
-    strides2 = liftTo2D(strides, 1, 1);
-    dilations2 = liftTo2D(dilations, 1, 1);
-    pads2 = liftTo2D(pads, 1, 0);
+    strides2 = liftTo2D(strides2, 1, 1);
+    dilations2 = liftTo2D(dilations2, 1, 1);
+    pads2 = liftTo2D(pads2, 1, 0);
   } else if (spatial == 3) {
     int64_t c = xt.getDimSize(1), cg = c / groups, kd = kernel[0];
     int64_t h = extent[1], wd = extent[2], od = outSizes[0];
@@ -254,7 +468,7 @@ LogicalResult Importer::importConv() {
       return failure();
     result = *sum;
   }
-  return setOutput(0, convert(result, xt.getElementType()));
+  return convert(result, xt.getElementType());
 }
 
 /// Pools dimension `dim` of `x` alone: output position o reduces the
@@ -485,6 +699,8 @@ void crest::onnx_import::registerConvPoolConverters(
     OnnxConverterRegistry &registry) {
   registry.add("Conv", 1, kNewestOpset,
                [](Importer &im) { return im.importConv(); });
+  registry.add("ConvTranspose", 1, kNewestOpset,
+               [](Importer &im) { return im.importConvTranspose(); });
   registry.add("MaxPool", 1, kNewestOpset,
                [](Importer &im) { return im.importPool(/*isMax=*/true); });
   registry.add("AveragePool", 1, kNewestOpset,

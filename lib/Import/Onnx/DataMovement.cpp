@@ -468,17 +468,17 @@ LogicalResult Importer::importConstant() {
 
 /// `value` gathered along `dim` at constant `indices` (an index past the
 /// end reads zeros).
-static Value gatherConstant(Importer &im, Value value, int64_t dim,
-                            ArrayRef<int64_t> indices) {
-  RankedTensorType type = Importer::tensorType(value);
+Value Importer::gatherConstant(Value value, int64_t dim,
+                               ArrayRef<int64_t> indices) {
+  RankedTensorType type = tensorType(value);
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = indices.size();
   auto indexType =
-      RankedTensorType::get({int64_t(indices.size())}, im.builder.getI64Type());
-  return GatherOp::create(
-      im.builder, im.loc, RankedTensorType::get(shape, type.getElementType()),
-      value, im.materialize(Importer::getIntsAttr(indexType, indices)),
-      im.builder.getI64IntegerAttr(dim));
+      RankedTensorType::get({int64_t(indices.size())}, builder.getI64Type());
+  return GatherOp::create(builder, loc,
+                          RankedTensorType::get(shape, type.getElementType()),
+                          value, materialize(getIntsAttr(indexType, indices)),
+                          builder.getI64IntegerAttr(dim));
 }
 
 /// Pad: per padded dimension, a slice for negative pads and a concat with
@@ -581,7 +581,7 @@ LogicalResult Importer::importPad() {
       }
     }
     if (mode != "constant") {
-      result = gatherConstant(*this, result, d, indices);
+      result = gatherConstant(result, d, indices);
       continue;
     }
     // Constant: the elements kept (a slice when a pad is negative), then
@@ -646,7 +646,7 @@ LogicalResult Importer::importTile() {
     SmallVector<int64_t> indices;
     for (int64_t o = 0; o < *size; ++o)
       indices.push_back(o % n);
-    result = gatherConstant(*this, result, d, indices);
+    result = gatherConstant(result, d, indices);
   }
   return setOutput(0, result);
 }

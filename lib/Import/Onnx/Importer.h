@@ -178,6 +178,8 @@ public:
   Value transpose(Value value, ArrayRef<int64_t> perm);
   Value padDimension(Value value, int64_t dim, int64_t before, int64_t after,
                      double fill = 0.0);
+  /// `value` gathered along `dim` at constant `indices` (DataMovement.cpp).
+  Value gatherConstant(Value value, int64_t dim, ArrayRef<int64_t> indices);
   /// The same with `fill` an element attribute of `value`'s type.
   Value padDimension(Value value, int64_t dim, int64_t before, int64_t after,
                      Attribute fill);
@@ -213,6 +215,12 @@ public:
   LogicalResult importGemm();
   LogicalResult importMatMul();
   LogicalResult importConv();
+  LogicalResult importConvTranspose();
+  /// The convolution of checked X and W (ConvPool.cpp).
+  FailureOr<Value> convolve(Value x, Value w, Value bias,
+                            ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> dilations,
+                            ArrayRef<int64_t> pads, int64_t groups);
   LogicalResult importPool(bool isMax);
   LogicalResult importReshapeLike();
   LogicalResult importSlice();

@@ -57,6 +57,13 @@ def attribute_ints(name, values):
             + field_varint(20, 7))
 
 
+def attribute_float(name, value):
+    """AttributeProto: f 2 (fixed32), type 20 (FLOAT = 1)."""
+    import struct
+    return (field_bytes(1, name) + varint(2 << 3 | 5)
+            + struct.pack("<f", value) + field_varint(20, 1))
+
+
 def attribute_string(name, value):
     """AttributeProto: s 4, type 20 (STRING = 3)."""
     return field_bytes(1, name) + field_bytes(4, value) + field_varint(20, 3)

@@ -216,6 +216,8 @@ public:
   LogicalResult importMatMul();
   LogicalResult importConv();
   LogicalResult importConvTranspose();
+  /// RNN (`gates` 1), GRU (3) and LSTM (4), unrolled (Recurrent.cpp).
+  LogicalResult importRecurrent(unsigned gates);
   /// The convolution of checked X and W (ConvPool.cpp).
   FailureOr<Value> convolve(Value x, Value w, Value bias,
                             ArrayRef<int64_t> strides,

@@ -60,6 +60,7 @@ const OnnxConverterRegistry &OnnxConverterRegistry::get() {
     registerReductionConverters(r);
     registerShapeArithmeticConverters(r);
     registerResizeConverters(r);
+    registerRecurrentConverters(r);
     return r;
   }();
   return registry;

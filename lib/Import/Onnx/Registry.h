@@ -74,6 +74,7 @@ void registerNormalizationConverters(OnnxConverterRegistry &registry);
 void registerReductionConverters(OnnxConverterRegistry &registry);
 void registerShapeArithmeticConverters(OnnxConverterRegistry &registry);
 void registerResizeConverters(OnnxConverterRegistry &registry);
+void registerRecurrentConverters(OnnxConverterRegistry &registry);
 
 } // namespace onnx_import
 } // namespace crest

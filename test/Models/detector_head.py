@@ -32,7 +32,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_writer import (FLOAT, INT64, attribute_int,  # noqa: E402
                          attribute_ints, attribute_string, field_bytes,
-                         field_varint, node, tensor, value_info)
+                         field_varint, node, tensor, value_info,
+                         write_test_case)
 
 N, C, H = 2, 8, 8
 C1, GROUPS, CT, OUT = 16, 2, 8, 6
@@ -165,14 +166,8 @@ def main():
     p = weights()
     y = reference(p)
     assert y.shape == (N, OUT, H, H)
-    data = os.path.join(out, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    with open(os.path.join(out, "model.onnx"), "wb") as f:
-        f.write(model_bytes(p))
-    with open(os.path.join(data, "input_0.pb"), "wb") as f:
-        f.write(tensor("x", p["x"]))
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(tensor("y", y.astype(np.float32)))
+    write_test_case(out, model_bytes(p), [("x", p["x"])],
+                    [("y", y.astype(np.float32))])
     # The kernel flip matters: unflipped, the output moves by far more than
     # the tolerances.
     print("max |y| %.3g, max |y - y_unflipped| %.3g" %

@@ -27,7 +27,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_writer import (FLOAT, attribute_int, attribute_ints,  # noqa: E402
-                         field_bytes, field_varint, node, tensor, value_info)
+                         field_bytes, field_varint, node, tensor, value_info,
+                         write_test_case)
 
 BATCH, MFCC, FRAMES = 2, 10, 49
 C1, C2, KEYWORDS = 16, 8, 4
@@ -126,14 +127,8 @@ def main():
     out = sys.argv[1]
     p = weights()
     y = reference(p)
-    data = os.path.join(out, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    with open(os.path.join(out, "model.onnx"), "wb") as f:
-        f.write(model_bytes(p))
-    with open(os.path.join(data, "input_0.pb"), "wb") as f:
-        f.write(tensor("x", p["x"]))
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(tensor("y", y.astype(np.float32)))
+    write_test_case(out, model_bytes(p), [("x", p["x"])],
+                    [("y", y.astype(np.float32))])
     # The dilation matters: undilated, the output differs by far more than
     # the tolerances.
     print("max |y| %.3g, max |y - y_undilated| %.3g" %

@@ -84,3 +84,23 @@ def value_info(name, elem_type, shape):
     dims = b"".join(field_bytes(1, field_varint(1, d)) for d in shape)
     tensor_type = field_varint(1, elem_type) + field_bytes(2, dims)
     return field_bytes(1, name) + field_bytes(2, field_bytes(1, tensor_type))
+
+
+def write_test_case(out, model, inputs, outputs):
+    """Writes OUT/model.onnx and OUT/test_data_set_0/{input_N,output_N}.pb,
+    the layout scripts/run-onnx-model.py reads: `inputs` and `outputs` are
+    (name, array) lists in the graph's order. Output files are numbered
+    with two digits when there are more than ten (the runner takes them in
+    sorted file order)."""
+    import os
+    data = os.path.join(out, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(out, "model.onnx"), "wb") as f:
+        f.write(model)
+    for i, (name, value) in enumerate(inputs):
+        with open(os.path.join(data, "input_%d.pb" % i), "wb") as f:
+            f.write(tensor(name, value))
+    pattern = "output_%02d.pb" if len(outputs) > 10 else "output_%d.pb"
+    for i, (name, value) in enumerate(outputs):
+        with open(os.path.join(data, pattern % i), "wb") as f:
+            f.write(tensor(name, value))

@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_writer import (FLOAT, attribute_float, attribute_int,  # noqa: E402
                          attribute_string, field_bytes, field_varint, node,
-                         tensor, value_info)
+                         tensor, value_info, write_test_case)
 
 SEQ, BATCH, INPUT = 5, 2, 4
 HL, HG, HR = 8, 6, 5
@@ -175,16 +175,9 @@ def main():
     out = sys.argv[1]
     p = weights()
     y = reference(p)
-    data = os.path.join(out, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    with open(os.path.join(out, "model.onnx"), "wb") as f:
-        f.write(model_bytes(p, y))
-    for i, name in enumerate(("x", "xb")):
-        with open(os.path.join(data, "input_%d.pb" % i), "wb") as f:
-            f.write(tensor(name, p[name]))
-    for i, name in enumerate(OUTPUTS):
-        with open(os.path.join(data, "output_%02d.pb" % i), "wb") as f:
-            f.write(tensor(name, y[name].astype(np.float32)))
+    write_test_case(out, model_bytes(p, y),
+                    [(name, p[name]) for name in ("x", "xb")],
+                    [(name, y[name].astype(np.float32)) for name in OUTPUTS])
     flat = reference(p, recurrence=False)
     print("min over outputs of max |y - y_without_R| / max |y|: %.2f" % min(
         np.max(np.abs(y[k] - flat[k])) / np.max(np.abs(y[k])) for k in OUTPUTS))

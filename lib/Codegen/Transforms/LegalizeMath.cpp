@@ -179,6 +179,23 @@ struct F64Builder {
 constexpr double kLn2Hi = 6.93147180369123816490e-01;
 constexpr double kLn2Lo = 1.90821492927058770002e-10;
 
+/// The shape of the f64 expansions below: f64 (or shaped f64) only, the
+/// result of `Derived::expand` on the operand.
+template <typename OpTy, typename Derived>
+struct F64Expansion : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF64())
+      return rewriter.notifyMatchFailure(op, "not f64");
+    F64Builder b{rewriter, op.getLoc(), type, withInt(type, 64)};
+    rewriter.replaceOp(op, Derived::expand(b, op.getOperand()));
+    return success();
+  }
+};
+
 /// exp on f64, which the backend has no instruction for (it would be
 /// __ocml_exp_f64). With k = round(x / ln 2) and r = x - k ln 2 (|r| <=
 /// ln 2 / 2, reduced in two fma steps), exp(x) = 2^k exp(r); exp(r) is its
@@ -187,17 +204,12 @@ constexpr double kLn2Lo = 1.90821492927058770002e-10;
 /// [-1076, 1024] reaches the subnormals and the top exponent, which one
 /// biased exponent cannot). x > 709.78... is +inf, x < -745.13... is +0
 /// (the results round to them), NaN is NaN.
-struct ExpF64 : OpRewritePattern<math::ExpOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ExpF64 : F64Expansion<math::ExpOp, ExpF64> {
+  using F64Expansion::F64Expansion;
 
-  LogicalResult matchAndRewrite(math::ExpOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF64())
-      return rewriter.notifyMatchFailure(op, "not f64");
-    F64Builder b{rewriter, op.getLoc(), type, withInt(type, 64)};
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
+  static Value expand(F64Builder &b, Value x) {
+    PatternRewriter &rewriter = b.b;
+    Location loc = b.loc;
     // Clamped, so that k stays in range; NaN is selected at the end.
     Value xc = arith::MinimumFOp::create(
         rewriter, loc, arith::MaximumFOp::create(rewriter, loc, x, b.f(-746)),
@@ -225,8 +237,7 @@ struct ExpF64 : OpRewritePattern<math::ExpOp> {
     result = b.select(b.cmp(P::OLT, x, b.f(-7.45133219101941108420e+02)),
                       b.f(0), result);
     result = b.select(b.cmp(P::UNO, x, x), x, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   }
 };
 
@@ -236,17 +247,12 @@ struct ExpF64 : OpRewritePattern<math::ExpOp> {
 /// whose truncation error s^24 / 25 < 1e-19 is below half an ulp; then
 /// log(x) = e ln 2 + log(m) with ln 2 split. log(+0) = log(-0) = -inf, a
 /// negative x is NaN, +inf is +inf and NaN is NaN.
-struct LogF64 : OpRewritePattern<math::LogOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct LogF64 : F64Expansion<math::LogOp, LogF64> {
+  using F64Expansion::F64Expansion;
 
-  LogicalResult matchAndRewrite(math::LogOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF64())
-      return rewriter.notifyMatchFailure(op, "not f64");
-    F64Builder b{rewriter, op.getLoc(), type, withInt(type, 64)};
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
+  static Value expand(F64Builder &b, Value x) {
+    PatternRewriter &rewriter = b.b;
+    Location loc = b.loc;
     using P = arith::CmpFPredicate;
     Value tiny = b.cmp(P::OLT, x, b.f(0x1p-1022));
     Value xs = b.select(tiny, b.mul(x, b.f(0x1p54)), x);
@@ -280,8 +286,7 @@ struct LogF64 : OpRewritePattern<math::LogOp> {
     result = b.select(b.cmp(P::OLT, x, b.f(0)), b.f(NAN), result);
     result = b.select(b.cmp(P::OEQ, x, b.f(0)), b.f(-INFINITY), result);
     result = b.select(b.cmp(P::UNO, x, x), x, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   }
 };
 

@@ -112,48 +112,77 @@ Value Importer::padDimension(Value value, int64_t dim, int64_t before,
                           parts, builder.getI64IntegerAttr(dim));
 }
 
+/// Conv's and ConvTranspose's X and W (float, rank 3 to 5) and window
+/// attributes, checked: one stride and dilation per spatial dimension (at
+/// least 1), two pads, kernel_shape equal to W's, every value bounded so
+/// that the size arithmetic cannot overflow.
+FailureOr<Importer::ConvWindow> Importer::readConvWindow(bool transposed) {
+  Value x = input(0), w = input(1);
+  if (failed(expectFloat(x, "X")) || failed(expectFloat(w, "W")))
+    return failure();
+  RankedTensorType xt = tensorType(x), wt = tensorType(w);
+  StringRef what = transposed ? "transposed convolutions" : "convolutions";
+  if (xt.getRank() < 3 || xt.getRank() > 5 || wt.getRank() != xt.getRank())
+    return error() << "only 1-D, 2-D and 3-D " << what
+                   << " (X and W of rank 3, 4 or 5) are supported, got X "
+                   << formatShape(xt.getShape()) << " and W "
+                   << formatShape(wt.getShape());
+  ConvWindow win;
+  unsigned spatial = win.spatial = xt.getRank() - 2;
+  win.strides = intsAttr("strides").value_or(SmallVector<int64_t>(spatial, 1));
+  win.dilations =
+      intsAttr("dilations").value_or(SmallVector<int64_t>(spatial, 1));
+  win.pads = intsAttr("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (transposed)
+    win.outputPadding =
+        intsAttr("output_padding").value_or(SmallVector<int64_t>(spatial, 0));
+  win.groups = intAttr("group", 1);
+  if (win.strides.size() != spatial || win.dilations.size() != spatial ||
+      win.pads.size() != 2 * spatial ||
+      (transposed && win.outputPadding.size() != spatial)) {
+    if (transposed)
+      return error() << "strides, dilations, output_padding and pads must "
+                        "have "
+                     << spatial << ", " << spatial << ", " << spatial
+                     << " and " << 2 * spatial << " entries for a " << spatial
+                     << "-D transposed convolution";
+    return error() << "strides, dilations and pads must have " << spatial
+                   << ", " << spatial << " and " << 2 * spatial
+                   << " entries for a " << spatial << "-D convolution";
+  }
+  if (std::optional<SmallVector<int64_t>> k = intsAttr("kernel_shape"))
+    if (ArrayRef<int64_t>(*k) != wt.getShape().drop_front(2))
+      return error() << "kernel_shape does not match W's "
+                     << formatShape(wt.getShape());
+  // Strides and dilations are divisors and factors: check them first.
+  for (int64_t v : llvm::concat<int64_t>(win.strides, win.dilations))
+    if (v < 1)
+      return error() << "strides and dilations must be positive";
+  for (int64_t v : llvm::concat<int64_t>(win.strides, win.dilations, win.pads,
+                                         win.outputPadding))
+    if (v > kMaxTensorElements || (transposed && v < 0))
+      return transposed
+                 ? error() << "strides, dilations, pads and output_padding "
+                              "must be in [0, "
+                           << kMaxTensorElements << "]"
+                 : error() << "strides, dilations and pads must be at most "
+                           << kMaxTensorElements;
+  return win;
+}
+
 LogicalResult Importer::importConv() {
   if (failed(expectInputs(2, 3)) ||
       failed(checkAttributes({"auto_pad", "dilations", "group", "kernel_shape",
                               "pads", "strides"})))
     return failure();
   Value x = input(0), w = input(1), bias = input(2);
-  if (failed(expectFloat(x, "X")) || failed(expectFloat(w, "W")))
+  FailureOr<ConvWindow> window = readConvWindow(/*transposed=*/false);
+  if (failed(window))
     return failure();
+  auto &[spatial, strides, dilations, pads, outputPadding, groups] = *window;
   RankedTensorType xt = tensorType(x), wt = tensorType(w);
-  if (xt.getRank() < 3 || xt.getRank() > 5 || wt.getRank() != xt.getRank())
-    return error() << "only 1-D, 2-D and 3-D convolutions (X and W of rank "
-                      "3, 4 or 5) are supported, got X "
-                   << formatShape(xt.getShape()) << " and W "
-                   << formatShape(wt.getShape());
-  unsigned spatial = xt.getRank() - 2;
-  SmallVector<int64_t> strides = intsAttr("strides").value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> dilations = intsAttr("dilations").value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> pads = intsAttr("pads").value_or(
-      SmallVector<int64_t>(2 * spatial, 0));
-  int64_t groups = intAttr("group", 1);
-  if (strides.size() != spatial || dilations.size() != spatial ||
-      pads.size() != 2 * spatial)
-    return error() << "strides, dilations and pads must have " << spatial
-                   << ", " << spatial << " and " << 2 * spatial
-                   << " entries for a " << spatial << "-D convolution";
   ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
   ArrayRef<int64_t> extent = xt.getShape().drop_front(2);
-  if (std::optional<SmallVector<int64_t>> k = intsAttr("kernel_shape"))
-    if (ArrayRef<int64_t>(*k) != kernel)
-      return error() << "kernel_shape does not match W's "
-                     << formatShape(wt.getShape());
-  // Strides and dilations are divisors and factors below: check them first.
-  for (int64_t v : llvm::concat<int64_t>(strides, dilations))
-    if (v < 1)
-      return error() << "strides and dilations must be positive";
-  // Bounded so that the output-size arithmetic below cannot overflow.
-  for (int64_t v : llvm::concat<int64_t>(strides, dilations, pads))
-    if (v > kMaxTensorElements)
-      return error() << "strides, dilations and pads must be at most "
-                     << kMaxTensorElements;
   std::string autoPad = stringAttr("auto_pad", "NOTSET");
   if (!applyAutoPad(autoPad, extent, strides, dilations, kernel, pads))
     return error() << "auto_pad = '" << autoPad
@@ -188,39 +217,11 @@ LogicalResult Importer::importConvTranspose() {
                               "strides"})))
     return failure();
   Value x = input(0), w = input(1), bias = input(2);
-  if (failed(expectFloat(x, "X")) || failed(expectFloat(w, "W")))
+  FailureOr<ConvWindow> window = readConvWindow(/*transposed=*/true);
+  if (failed(window))
     return failure();
+  auto &[spatial, strides, dilations, pads, outputPadding, groups] = *window;
   RankedTensorType xt = tensorType(x), wt = tensorType(w);
-  if (xt.getRank() < 3 || xt.getRank() > 5 || wt.getRank() != xt.getRank())
-    return error() << "only 1-D, 2-D and 3-D transposed convolutions (X and "
-                      "W of rank 3, 4 or 5) are supported, got X "
-                   << formatShape(xt.getShape()) << " and W "
-                   << formatShape(wt.getShape());
-  unsigned spatial = xt.getRank() - 2;
-  SmallVector<int64_t> strides = intsAttr("strides").value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> dilations = intsAttr("dilations").value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> pads = intsAttr("pads").value_or(
-      SmallVector<int64_t>(2 * spatial, 0));
-  SmallVector<int64_t> outputPadding = intsAttr("output_padding").value_or(
-      SmallVector<int64_t>(spatial, 0));
-  int64_t groups = intAttr("group", 1);
-  if (strides.size() != spatial || dilations.size() != spatial ||
-      pads.size() != 2 * spatial || outputPadding.size() != spatial)
-    return error() << "strides, dilations, output_padding and pads must have "
-                   << spatial << ", " << spatial << ", " << spatial << " and "
-                   << 2 * spatial << " entries for a " << spatial
-                   << "-D transposed convolution";
-  for (int64_t v : llvm::concat<int64_t>(strides, dilations))
-    if (v < 1)
-      return error() << "strides and dilations must be positive";
-  for (int64_t v : llvm::concat<int64_t>(strides, dilations, pads,
-                                         outputPadding))
-    if (v < 0 || v > kMaxTensorElements)
-      return error() << "strides, dilations, pads and output_padding must be "
-                        "in [0, "
-                     << kMaxTensorElements << "]";
   int64_t c = xt.getDimSize(1);
   if (groups < 1 || c % groups || wt.getDimSize(0) != c)
     return error() << "group = " << groups << " does not fit X "
@@ -229,10 +230,6 @@ LogicalResult Importer::importConvTranspose() {
                    << " (W is C x M/group x kernel)";
   ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
   ArrayRef<int64_t> extent = xt.getShape().drop_front(2);
-  if (std::optional<SmallVector<int64_t>> k = intsAttr("kernel_shape"))
-    if (ArrayRef<int64_t>(*k) != kernel)
-      return error() << "kernel_shape does not match W's "
-                     << formatShape(wt.getShape());
   // The output of the unpadded transposed convolution, per dimension.
   SmallVector<int64_t> full;
   for (unsigned i = 0; i < spatial; ++i)

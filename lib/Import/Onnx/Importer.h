@@ -216,6 +216,13 @@ public:
   LogicalResult importMatMul();
   LogicalResult importConv();
   LogicalResult importConvTranspose();
+  /// Conv's and ConvTranspose's checked window attributes (ConvPool.cpp).
+  struct ConvWindow {
+    unsigned spatial;
+    SmallVector<int64_t> strides, dilations, pads, outputPadding;
+    int64_t groups;
+  };
+  FailureOr<ConvWindow> readConvWindow(bool transposed);
   /// RNN (`gates` 1), GRU (3) and LSTM (4), unrolled (Recurrent.cpp).
   LogicalResult importRecurrent(unsigned gates);
   /// The convolution of checked X and W (ConvPool.cpp).

@@ -651,6 +651,63 @@ LogicalResult Importer::importTile() {
   return setOutput(0, result);
 }
 
+/// CumSum (opset 11 on) along a constant axis as a log-step prefix sum:
+/// y += y shifted by 1, 2, 4, ... elements (a slice and a concat of zeros
+/// each), in the element type's own arithmetic; exclusive shifts by one
+/// first, reverse runs on the axis reversed (gathers).
+LogicalResult Importer::importCumSum() {
+  if (failed(expectInputs(2, 2)) ||
+      failed(checkAttributes({"exclusive", "reverse"})))
+    return failure();
+  Value x = input(0);
+  RankedTensorType type = tensorType(x);
+  Type element = type.getElementType();
+  if (element.isInteger(1))
+    return error() << "x must be a number tensor, got 'i1'";
+  FailureOr<SmallVector<int64_t>> axisValue = getConstantInts(input(1), "axis");
+  if (failed(axisValue))
+    return failure();
+  if (axisValue->size() != 1)
+    return error() << "axis must be a scalar, got " << axisValue->size()
+                   << " values";
+  FailureOr<int64_t> axis = normalizeAxis(axisValue->front(), type.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t d = *axis, n = type.getDimSize(d);
+  Attribute zero = isa<FloatType>(element)
+                       ? Attribute(builder.getFloatAttr(element, 0))
+                       : Attribute(builder.getIntegerAttr(element, 0));
+  // `v` moved k places along the axis, zeros in front.
+  auto shifted = [&](Value v, int64_t k) -> Value {
+    if (k >= n)
+      return materialize(DenseElementsAttr::get(type, zero));
+    SmallVector<int64_t> kept(type.getShape());
+    kept[d] = n - k;
+    Value head = SliceOp::create(builder, loc,
+                                 RankedTensorType::get(kept, element), v,
+                                 builder.getDenseI64ArrayAttr(
+                                     SmallVector<int64_t>(type.getRank(), 0)),
+                                 DenseI64ArrayAttr());
+    return padDimension(head, d, k, 0, zero);
+  };
+  SmallVector<int64_t> reversed;
+  for (int64_t i = n - 1; i >= 0; --i)
+    reversed.push_back(i);
+  bool reverse = intAttr("reverse", 0) && n > 1;
+  Value y = reverse ? gatherConstant(x, d, reversed) : x;
+  if (intAttr("exclusive", 0))
+    y = shifted(y, 1);
+  for (int64_t k = 1; k < n; k *= 2) {
+    FailureOr<Value> sum = binary<AddOp>(y, shifted(y, k));
+    if (failed(sum))
+      return failure();
+    y = *sum;
+  }
+  if (reverse)
+    y = gatherConstant(y, d, reversed);
+  return setOutput(0, y);
+}
+
 void crest::onnx_import::registerDataMovementConverters(
     OnnxConverterRegistry &registry) {
   registry.add("Reshape", 1, kNewestOpset,
@@ -675,6 +732,8 @@ void crest::onnx_import::registerDataMovementConverters(
                [](Importer &im) { return im.importPad(); });
   registry.add("Tile", 6, kNewestOpset,
                [](Importer &im) { return im.importTile(); });
+  registry.add("CumSum", 11, kNewestOpset,
+               [](Importer &im) { return im.importCumSum(); });
   registry.add("Shape", 1, kNewestOpset,
                [](Importer &im) { return im.importShape(); });
   registry.add("Constant", 1, kNewestOpset,

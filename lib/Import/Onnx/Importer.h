@@ -211,6 +211,7 @@ public:
   LogicalResult importGather();
   LogicalResult importPad();
   LogicalResult importTile();
+  LogicalResult importCumSum();
   LogicalResult importShape();
   LogicalResult importGemm();
   LogicalResult importMatMul();

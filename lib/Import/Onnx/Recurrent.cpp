@@ -16,11 +16,10 @@ using namespace crest::onnx_import;
 
 namespace {
 
-/// The state of one recurrent node's import: its sizes and the f32 ops
-/// the cells are built from.
+/// The f32 ops one recurrent node's cells are built from.
 struct Cells {
   Importer &im;
-  int64_t seq, batch, hidden;
+  int64_t hidden;
   Type f32;
 
   RankedTensorType type(ArrayRef<int64_t> shape) const {
@@ -66,7 +65,6 @@ struct Activation {
 
 /// RNN (1 gate), GRU (3: z, r, h) and LSTM (4: i, o, f, c).
 LogicalResult Importer::importRecurrent(unsigned gates) {
-  StringRef op = node->op_type();
   bool isLstm = gates == 4, isGru = gates == 3;
   SmallVector<StringRef> supported = {"activation_alpha", "activation_beta",
                                       "activations",      "clip",
@@ -187,7 +185,7 @@ LogicalResult Importer::importRecurrent(unsigned gates) {
       return error() << "clip = " << *clip << " must be positive";
   }
 
-  Cells cells{*this, seq, batch, hidden, f32};
+  Cells cells{*this, hidden, f32};
   auto activate = [&](const Activation &a, Value v) -> Value {
     RankedTensorType t = tensorType(v);
     if (clip)
@@ -339,7 +337,6 @@ LogicalResult Importer::importRecurrent(unsigned gates) {
   if (isLstm && wanted(2) &&
       failed(setOutput(2, finish(concat(lastC, 0), {1, 0, 2}))))
     return failure();
-  (void)op;
   return success();
 }
 

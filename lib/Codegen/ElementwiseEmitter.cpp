@@ -185,6 +185,45 @@ FailureOr<Value> codegen::emitElementwise(OpBuilder &b, Operation *op,
   // that depend on the sign (max, min, conversions) take it from the types.
   bool resultUnsigned = resultElt.isUnsignedInteger();
 
+  // Comparisons (on the operands' own type: every relation is exact),
+  // logic on i1 and select.
+  if (isa<EqualOp, LessOp, LessEqualOp, GreaterOp, GreaterEqualOp>(op)) {
+    Value x = operands[0], y = operands[1];
+    if (isa<FloatType>(getElementTypeOrSelf(x.getType()))) {
+      using P = arith::CmpFPredicate;
+      // Ordered: false when either side is NaN.
+      P p = isa<EqualOp>(op)       ? P::OEQ
+            : isa<LessOp>(op)      ? P::OLT
+            : isa<LessEqualOp>(op) ? P::OLE
+            : isa<GreaterOp>(op)   ? P::OGT
+                                   : P::OGE;
+      return arith::CmpFOp::create(b, loc, p, x, y).getResult();
+    }
+    using P = arith::CmpIPredicate;
+    bool u = isUnsigned(0);
+    P p = isa<EqualOp>(op)       ? P::eq
+          : isa<LessOp>(op)      ? (u ? P::ult : P::slt)
+          : isa<LessEqualOp>(op) ? (u ? P::ule : P::sle)
+          : isa<GreaterOp>(op)   ? (u ? P::ugt : P::sgt)
+                                 : (u ? P::uge : P::sge);
+    return arith::CmpIOp::create(b, loc, p, x, y).getResult();
+  }
+  if (isa<AndOp>(op))
+    return arith::AndIOp::create(b, loc, operands[0], operands[1]).getResult();
+  if (isa<OrOp>(op))
+    return arith::OrIOp::create(b, loc, operands[0], operands[1]).getResult();
+  if (isa<XorOp>(op))
+    return arith::XOrIOp::create(b, loc, operands[0], operands[1]).getResult();
+  if (isa<NotOp>(op))
+    return arith::XOrIOp::create(
+               b, loc, operands[0],
+               constant(b, loc, operands[0].getType(), 1.0))
+        .getResult();
+  if (isa<SelectOp>(op))
+    return arith::SelectOp::create(b, loc, operands[0], operands[1],
+                                   operands[2])
+        .getResult();
+
   // Narrow floats compute in f32 and round once at the end.
   Type like = operands[0].getType();
   Type computeElt = resultElt;

@@ -295,6 +295,26 @@ StringRef sem::getElementwiseOpName(ElementwiseOp op) {
     return "gelu";
   case ElementwiseOp::Cast:
     return "cast";
+  case ElementwiseOp::Equal:
+    return "equal";
+  case ElementwiseOp::Less:
+    return "less";
+  case ElementwiseOp::LessEqual:
+    return "less_equal";
+  case ElementwiseOp::Greater:
+    return "greater";
+  case ElementwiseOp::GreaterEqual:
+    return "greater_equal";
+  case ElementwiseOp::And:
+    return "and";
+  case ElementwiseOp::Or:
+    return "or";
+  case ElementwiseOp::Xor:
+    return "xor";
+  case ElementwiseOp::Not:
+    return "not";
+  case ElementwiseOp::Select:
+    return "select";
   }
   return "";
 }
@@ -328,6 +348,16 @@ std::optional<ElementwiseOp> sem::lookupElementwiseOp(StringRef name,
       .Case("round", ElementwiseOp::Round)
       .Case("clip", ElementwiseOp::Clip)
       .Case("cast", ElementwiseOp::Cast)
+      .Case("equal", ElementwiseOp::Equal)
+      .Case("less", ElementwiseOp::Less)
+      .Case("less_equal", ElementwiseOp::LessEqual)
+      .Case("greater", ElementwiseOp::Greater)
+      .Case("greater_equal", ElementwiseOp::GreaterEqual)
+      .Case("and", ElementwiseOp::And)
+      .Case("or", ElementwiseOp::Or)
+      .Case("xor", ElementwiseOp::Xor)
+      .Case("not", ElementwiseOp::Not)
+      .Case("select", ElementwiseOp::Select)
       .Default(std::nullopt);
 }
 
@@ -340,7 +370,17 @@ unsigned sem::getNumOperands(ElementwiseOp op) {
   case ElementwiseOp::Max:
   case ElementwiseOp::Min:
   case ElementwiseOp::Pow:
+  case ElementwiseOp::Equal:
+  case ElementwiseOp::Less:
+  case ElementwiseOp::LessEqual:
+  case ElementwiseOp::Greater:
+  case ElementwiseOp::GreaterEqual:
+  case ElementwiseOp::And:
+  case ElementwiseOp::Or:
+  case ElementwiseOp::Xor:
     return 2;
+  case ElementwiseOp::Select:
+    return 3;
   default:
     return 1;
   }
@@ -468,8 +508,34 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
                      ScalarType result, const OpParams &params) {
   double x = operands.empty() ? 0 : operands[0];
   double y = operands.size() > 1 ? operands[1] : 0;
-  if (op == ElementwiseOp::Cast)
+  switch (op) {
+  case ElementwiseOp::Cast:
     return castTo(x, result);
+  // The operands are exact values of their (common) type: the relations
+  // need no rounding, and NaN compares false.
+  case ElementwiseOp::Equal:
+    return x == y;
+  case ElementwiseOp::Less:
+    return x < y;
+  case ElementwiseOp::LessEqual:
+    return x <= y;
+  case ElementwiseOp::Greater:
+    return x > y;
+  case ElementwiseOp::GreaterEqual:
+    return x >= y;
+  case ElementwiseOp::And:
+    return x != 0 && y != 0;
+  case ElementwiseOp::Or:
+    return x != 0 || y != 0;
+  case ElementwiseOp::Xor:
+    return (x != 0) != (y != 0);
+  case ElementwiseOp::Not:
+    return x == 0;
+  case ElementwiseOp::Select:
+    return castTo(x != 0 ? y : operands[2], result);
+  default:
+    break;
+  }
 
   if (result.isInteger()) {
     if (std::optional<int64_t> r =
@@ -581,7 +647,17 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
     break;
   }
   case ElementwiseOp::Cast:
-    break;
+  case ElementwiseOp::Equal:
+  case ElementwiseOp::Less:
+  case ElementwiseOp::LessEqual:
+  case ElementwiseOp::Greater:
+  case ElementwiseOp::GreaterEqual:
+  case ElementwiseOp::And:
+  case ElementwiseOp::Or:
+  case ElementwiseOp::Xor:
+  case ElementwiseOp::Not:
+  case ElementwiseOp::Select:
+    break; // evaluated above
   }
   return castTo(r, result);
 }

@@ -413,10 +413,13 @@ Error Evaluator::evaluate(const pkg::Node &node) {
     return conv2d(node);
   if (is_contained({"relu", "sigmoid", "tanh", "erf", "exp", "sqrt", "neg",
                     "abs", "hardswish", "gelu", "hardsigmoid", "clip", "cast",
-                    "leaky_relu", "log", "floor", "ceil", "round"},
+                    "leaky_relu", "log", "floor", "ceil", "round", "not"},
                    op))
     return unary(node);
-  if (is_contained({"add", "sub", "mul", "div", "max", "min", "pow"}, op))
+  if (is_contained({"add", "sub", "mul", "div", "max", "min", "pow", "equal",
+                    "less", "less_equal", "greater", "greater_equal", "and",
+                    "or", "xor", "select"},
+                   op))
     return binary(node);
   if (op == "softmax")
     return softmax(node);
@@ -617,7 +620,7 @@ Error Evaluator::unary(const pkg::Node &node) {
     double y = sem::evaluate(*eop, {x}, resultType, params);
     bool transcendental = true;
     if (op == "relu" || op == "neg" || op == "abs" || op == "cast" ||
-        op == "clip") {
+        op == "clip" || op == "not") {
       transcendental = false;
     } else if (op == "leaky_relu") {
       lip = std::max(1.0, std::fabs(alpha));
@@ -665,11 +668,17 @@ Error Evaluator::unary(const pkg::Node &node) {
 }
 
 Error Evaluator::binary(const pkg::Node &node) {
-  Expected<const RefTensor *> a = operand(node, 0), b = operand(node, 1);
-  if (!a)
-    return a.takeError();
-  if (!b)
-    return b.takeError();
+  // Two operands, or three for select.
+  SmallVector<const RefTensor *, 3> args;
+  for (unsigned k = 0; k < node.inputs.size(); ++k) {
+    Expected<const RefTensor *> t = operand(node, k);
+    if (!t)
+      return t.takeError();
+    args.push_back(*t);
+  }
+  if (args.size() < 2)
+    return makeError("expects two or three operands");
+  const RefTensor *const *a = &args[0], *const *b = &args[1];
   const std::vector<int64_t> &ys = typeOf(node.outputs[0]).shape;
   unsigned rank = ys.size();
   // NumPy broadcasting: align at the trailing dimension; size-1 dimensions
@@ -694,6 +703,12 @@ Error Evaluator::binary(const pkg::Node &node) {
   Expected<std::vector<int64_t>> sb = broadcastStrides((*b)->type.shape);
   if (!sb)
     return sb.takeError();
+  std::vector<int64_t> scZero(rank, 0);
+  Expected<std::vector<int64_t>> sc =
+      args.size() > 2 ? broadcastStrides(args[2]->type.shape)
+                      : Expected<std::vector<int64_t>>(scZero);
+  if (!sc)
+    return sc.takeError();
   int64_t n = numElements(ys);
   std::vector<int64_t> ysStrides = stridesOf(ys);
   std::vector<double> out(n), tol(n);
@@ -703,18 +718,36 @@ Error Evaluator::binary(const pkg::Node &node) {
   if (!eop)
     return makeError("is not an elementwise op");
   sem::ScalarType resultType = getScalarType(typeOf(node.outputs[0]).element);
+  if (sem::getNumOperands(*eop) != args.size())
+    return makeError(formatv("has {0} operands, expected {1}", args.size(),
+                             sem::getNumOperands(*eop)));
+  bool isCompare = is_contained(
+      {"equal", "less", "less_equal", "greater", "greater_equal"}, op);
   for (int64_t i = 0; i < n; ++i) {
-    int64_t ia = 0, ib = 0, rem = i;
+    int64_t ia = 0, ib = 0, ic = 0, rem = i;
     for (unsigned d = 0; d < rank; ++d) {
       int64_t idx = rem / ysStrides[d];
       rem %= ysStrides[d];
       ia += idx * (*sa)[d];
       ib += idx * (*sb)[d];
+      ic += idx * (*sc)[d];
     }
     double x = (*a)->values[ia], y = (*b)->values[ib];
     double tx = (*a)->tolerance[ia], ty = (*b)->tolerance[ib];
-    double r = sem::evaluate(*eop, {x, y}, resultType), t = 0;
-    if (op == "add")
+    double z = args.size() > 2 ? args[2]->values[ic] : 0;
+    double tz = args.size() > 2 ? args[2]->tolerance[ic] : 0;
+    double r = sem::evaluate(*eop, {x, y, z}, resultType), t = 0;
+    if (isCompare) {
+      // Decided only where the operands lie farther apart than their
+      // tolerances; else either answer (a tolerance of 1 on 0/1).
+      t = (tx || ty) && std::fabs(x - y) <= tx + ty ? 1 : 0;
+    } else if (op == "and" || op == "or" || op == "xor") {
+      t = (tx || ty) ? 1 : 0;
+    } else if (op == "select") {
+      // An undecided condition allows either value.
+      t = tx ? std::max(std::fabs(y - z) + std::max(ty, tz), 0.0)
+             : (x != 0 ? ty : tz);
+    } else if (op == "add")
       t = tx + ty;
     else if (op == "sub")
       t = tx + ty;

@@ -191,6 +191,20 @@ enum class ElementwiseOp : uint8_t {
   Gelu,     ///< exact: x/2 (1 + erf(x / sqrt 2))
   GeluTanh, ///< the tanh approximation
   Cast,
+  // Predicates: the result is i1 (0 or 1). Floats compare as IEEE ordered
+  // relations (false when either side is NaN); integers by value.
+  Equal,
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  // On i1 operands.
+  And,
+  Or,
+  Xor,
+  Not,
+  /// condition (i1) ? operand 1 : operand 2
+  Select,
 };
 
 /// The crest op's mnemonic ("add", ..., "gelu" for both gelu forms).
@@ -198,7 +212,7 @@ llvm::StringRef getElementwiseOpName(ElementwiseOp op);
 /// The op of a mnemonic; `approximate` selects GeluTanh for "gelu".
 std::optional<ElementwiseOp> lookupElementwiseOp(llvm::StringRef name,
                                                  bool tanhApproximation = false);
-/// Number of operands (1 or 2).
+/// Number of operands (1, 2, or 3 for Select).
 unsigned getNumOperands(ElementwiseOp op);
 /// Whether every step is correctly rounded (the device result must match
 /// bit for bit); false for ops with transcendental steps.

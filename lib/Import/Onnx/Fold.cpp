@@ -123,8 +123,48 @@ static StringRef getOpName(FoldOp op) {
     return "Mod";
   case FoldOp::Equal:
     return "Equal";
+  case FoldOp::Less:
+    return "Less";
+  case FoldOp::LessEqual:
+    return "LessOrEqual";
+  case FoldOp::Greater:
+    return "Greater";
+  case FoldOp::GreaterEqual:
+    return "GreaterOrEqual";
+  case FoldOp::And:
+    return "And";
+  case FoldOp::Or:
+    return "Or";
+  case FoldOp::Xor:
+    return "Xor";
   }
   return "";
+}
+
+/// The bool result of a relation or logical `op` on `x` and `y`, or
+/// nullopt for an arithmetic op. Floats: IEEE (NaN compares false).
+template <typename T>
+static std::optional<bool> foldPredicate(FoldOp op, T x, T y) {
+  switch (op) {
+  case FoldOp::Equal:
+    return x == y;
+  case FoldOp::Less:
+    return x < y;
+  case FoldOp::LessEqual:
+    return x <= y;
+  case FoldOp::Greater:
+    return x > y;
+  case FoldOp::GreaterEqual:
+    return x >= y;
+  case FoldOp::And:
+    return x != 0 && y != 0;
+  case FoldOp::Or:
+    return x != 0 || y != 0;
+  case FoldOp::Xor:
+    return (x != 0) != (y != 0);
+  default:
+    return std::nullopt;
+  }
 }
 
 FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
@@ -148,10 +188,10 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
       return out;
     };
     SmallVector<double> xs = values(lhs), ys = values(rhs);
-    if (op == FoldOp::Equal) {
+    if (foldPredicate(op, 0.0, 0.0)) {
       SmallVector<bool> out;
       for (int64_t i = 0; i < count; ++i)
-        out.push_back(xs[li[i]] == ys[ri[i]]);
+        out.push_back(*foldPredicate(op, xs[li[i]], ys[ri[i]]));
       return DenseElementsAttr::get(type, ArrayRef<bool>(out));
     }
     const llvm::fltSemantics &semantics =
@@ -186,7 +226,7 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
         // Float Mod requires fmod = 1 (the converter checks): C's fmod.
         z = std::fmod(x, y);
         break;
-      case FoldOp::Equal:
+      default: // the predicates, above
         break;
       }
       APFloat value(z);
@@ -198,10 +238,16 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
   }
 
   SmallVector<int64_t> xs = getInts(lhs), ys = getInts(rhs);
-  if (op == FoldOp::Equal) {
+  if (foldPredicate<int64_t>(op, 0, 0)) {
+    // Unsigned operands order as unsigned (ui64 beyond INT64_MAX).
+    bool isUnsigned = lhs.getElementType().isUnsignedInteger();
     SmallVector<bool> out;
-    for (int64_t i = 0; i < count; ++i)
-      out.push_back(xs[li[i]] == ys[ri[i]]);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t x = xs[li[i]], y = ys[ri[i]];
+      out.push_back(isUnsigned
+                        ? *foldPredicate<uint64_t>(op, uint64_t(x), uint64_t(y))
+                        : *foldPredicate<int64_t>(op, x, y));
+    }
     return DenseElementsAttr::get(type, ArrayRef<bool>(out));
   }
   sem::ScalarType result = getIntType(type.getElementType());
@@ -235,8 +281,7 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
     case FoldOp::Fmod:
       z = sem::remInt(x, y, /*signOfDividend=*/true, result);
       break;
-    case FoldOp::Pow:
-    case FoldOp::Equal:
+    default: // Pow, and the predicates above
       break;
     }
     if (!z) {

@@ -51,7 +51,26 @@ inline int64_t product(ArrayRef<int64_t> values) {
 }
 
 /// Binary ops the importer folds on constants (Fold.cpp).
-enum class FoldOp { Add, Sub, Mul, Div, Pow, Max, Min, Mod, Fmod, Equal };
+enum class FoldOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Max,
+  Min,
+  Mod,
+  Fmod,
+  // Bool results:
+  Equal,
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  And, // the logical ones on bools
+  Or,
+  Xor,
+};
 
 template <typename OpTy> constexpr FoldOp getFoldOp() {
   if constexpr (std::is_same_v<OpTy, AddOp>)
@@ -245,7 +264,7 @@ public:
   LogicalResult importConstant();
   // Shape arithmetic (ShapeArithmetic.cpp); these fold on constants only.
   LogicalResult importMod();
-  LogicalResult importEqual();
+  LogicalResult importNot();
   LogicalResult importWhere();
   LogicalResult importConstantOfShape();
   LogicalResult importRange();

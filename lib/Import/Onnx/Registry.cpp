@@ -61,6 +61,7 @@ const OnnxConverterRegistry &OnnxConverterRegistry::get() {
     registerShapeArithmeticConverters(r);
     registerResizeConverters(r);
     registerRecurrentConverters(r);
+    registerLogicConverters(r);
     return r;
   }();
   return registry;

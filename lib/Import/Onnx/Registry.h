@@ -75,6 +75,7 @@ void registerReductionConverters(OnnxConverterRegistry &registry);
 void registerShapeArithmeticConverters(OnnxConverterRegistry &registry);
 void registerResizeConverters(OnnxConverterRegistry &registry);
 void registerRecurrentConverters(OnnxConverterRegistry &registry);
+void registerLogicConverters(OnnxConverterRegistry &registry);
 
 } // namespace onnx_import
 } // namespace crest

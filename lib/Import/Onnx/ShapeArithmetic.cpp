@@ -2,11 +2,12 @@
 //
 // The ops exporters use on int64 shape tensors besides those of the other
 // families (Shape, Gather, Slice, Concat, Unsqueeze, Squeeze, Add, Sub,
-// Mul, Div, Cast, which fold there): Mod, Equal, Where, ConstantOfShape,
-// Range and Expand. With static shapes their inputs are constants and they
-// fold at import time (Fold.cpp); Crest has no kernels for them, so a
-// value computed at run time is an error naming the node, except Expand of
-// a float tensor, which is a broadcasting multiply by ones.
+// Mul, Div, Cast, which fold there; Equal and Where fold in Logic.cpp):
+// Mod, ConstantOfShape, Range and Expand. With static shapes their inputs
+// are constants and they fold at import time (Fold.cpp); Crest has no
+// kernels for them, so a value computed at run time is an error naming the
+// node, except Expand of a float tensor, which is a broadcasting multiply
+// by ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,53 +63,6 @@ LogicalResult Importer::importMod() {
   if (failed(folded))
     return failure();
   return setOutput(0, materialize(*folded));
-}
-
-LogicalResult Importer::importEqual() {
-  if (failed(expectInputs(2, 2)) || failed(checkAttributes({})) ||
-      failed(expectSameElementType(*this, input(0), input(1), "the inputs")) ||
-      failed(expectConstantInputs("Equal")))
-    return failure();
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(input(0), input(1));
-  if (failed(shape) || failed(checkFoldedShape(*this, *shape)))
-    return failure();
-  auto type = RankedTensorType::get(*shape, builder.getI1Type());
-  FailureOr<DenseElementsAttr> folded = foldBinary(
-      FoldOp::Equal, getConstant(input(0)), getConstant(input(1)), type);
-  if (failed(folded))
-    return failure();
-  return setOutput(0, materialize(*folded));
-}
-
-LogicalResult Importer::importWhere() {
-  if (failed(expectInputs(3, 3)) || failed(checkAttributes({})))
-    return failure();
-  Value cond = input(0), x = input(1), y = input(2);
-  if (!tensorType(cond).getElementType().isInteger(1))
-    return error() << "the condition (input #0) must be a bool tensor, got "
-                   << tensorType(cond).getElementType();
-  if (failed(expectSameElementType(*this, x, y, "X and Y")) ||
-      failed(expectConstantInputs("Where")))
-    return failure();
-  FailureOr<SmallVector<int64_t>> xy = broadcastShape(x, y);
-  if (failed(xy))
-    return failure();
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShape(tensorType(cond).getShape(), *xy);
-  if (failed(shape) || failed(checkFoldedShape(*this, *shape)))
-    return failure();
-  auto type = RankedTensorType::get(*shape, tensorType(x).getElementType());
-  SmallVector<int64_t> c = getInts(getConstant(cond));
-  SmallVector<int64_t> ci = broadcastIndices(*shape, tensorType(cond).getShape()),
-                       xi = broadcastIndices(*shape, tensorType(x).getShape()),
-                       yi = broadcastIndices(*shape, tensorType(y).getShape());
-  // Element i of the result is X's or, past X's elements, Y's.
-  int64_t xCount = tensorType(x).getNumElements();
-  SmallVector<int64_t> index(ci.size());
-  for (size_t i = 0; i < ci.size(); ++i)
-    index[i] = c[ci[i]] ? xi[i] : xCount + yi[i];
-  return setOutput(0, materialize(pickElements(
-                          {getConstant(x), getConstant(y)}, index, type)));
 }
 
 LogicalResult Importer::importConstantOfShape() {
@@ -300,10 +254,6 @@ void crest::onnx_import::registerShapeArithmeticConverters(
     OnnxConverterRegistry &registry) {
   registry.add("Mod", 10, kNewestOpset,
                [](Importer &im) { return im.importMod(); });
-  registry.add("Equal", 1, kNewestOpset,
-               [](Importer &im) { return im.importEqual(); });
-  registry.add("Where", 9, kNewestOpset,
-               [](Importer &im) { return im.importWhere(); });
   registry.add("ConstantOfShape", 9, kNewestOpset,
                [](Importer &im) { return im.importConstantOfShape(); });
   registry.add("Range", 11, kNewestOpset,

@@ -948,3 +948,43 @@ func.func @max_mixed_sign(%x: tensor<4xui8>, %y: tensor<4xi8>) {
   %z = crest.max %x, %y : tensor<4xui8>, tensor<4xi8> -> tensor<4xui8>
   return
 }
+
+// -----
+
+func.func @less_not_bool(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'crest.less' op result #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  %0 = crest.less %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @equal_types(%x: tensor<4xf32>, %y: tensor<4xf16>) {
+  // expected-error @+1 {{'crest.equal' op operand element types 'f32' and 'f16' differ}}
+  %0 = crest.equal %x, %y : tensor<4xf32>, tensor<4xf16> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @and_numbers(%x: tensor<4xi8>) {
+  // expected-error @+1 {{'crest.and' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  %0 = crest.and %x, %x : tensor<4xi8>, tensor<4xi8> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @select_values(%c: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<4xf16>) {
+  // expected-error @+1 {{'crest.select' op operand element types 'f32' and 'f16' differ}}
+  %0 = crest.select %c, %x, %y : tensor<4xi1>, tensor<4xf32>, tensor<4xf16> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_broadcast(%c: tensor<3xi1>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'crest.select' op operand shapes 3 and 4 are not broadcast-compatible (dimension 0 of the broadcast: 3 vs 4)}}
+  %0 = crest.select %c, %x, %x : tensor<3xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}

@@ -181,3 +181,19 @@ func.func @unsigned(%x: tensor<4x8xui8>, %y: tensor<8xui8>, %w: tensor<4xui64>) 
   %3 = crest.add %w, %w : tensor<4xui64>, tensor<4xui64> -> tensor<4xui64>
   return
 }
+
+// Comparisons give i1 tensors; logic on i1; select picks by a condition.
+// CHECK-LABEL: func.func @predicates
+func.func @predicates(%x: tensor<4x8xf32>, %y: tensor<8xf32>, %c: tensor<4x1xi1>) {
+  // CHECK: crest.less %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  %0 = crest.less %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: crest.greater_equal %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  %1 = crest.greater_equal %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: crest.and %{{.*}}, %{{.*}} : tensor<4x8xi1>, tensor<4x1xi1> -> tensor<4x8xi1>
+  %2 = crest.and %0, %c : tensor<4x8xi1>, tensor<4x1xi1> -> tensor<4x8xi1>
+  // CHECK: crest.not %{{.*}} : tensor<4x8xi1>
+  %3 = crest.not %2 : tensor<4x8xi1>
+  // CHECK: crest.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x1xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %4 = crest.select %c, %x, %y : tensor<4x1xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  return
+}

@@ -554,29 +554,39 @@ LogicalResult GlobalAvgPool2DOp::verify() {
 // Elementwise operations
 //===----------------------------------------------------------------------===//
 
-/// Verifies NumPy broadcasting of two operands into the result.
-static LogicalResult verifyBroadcast(Operation *op) {
-  RankedTensorType lhs = getTensorType(op->getOperand(0));
-  RankedTensorType rhs = getTensorType(op->getOperand(1));
+/// Verifies NumPy broadcasting of all operands into the result, and that
+/// the operands from `firstValue` on share one element type: the result's,
+/// or `resultElement` when given (i1 for the comparisons).
+static LogicalResult verifyBroadcast(Operation *op, unsigned firstValue = 0,
+                                     Type resultElement = {}) {
   RankedTensorType result = getTensorType(op->getResult(0));
-  if (lhs.getElementType() != rhs.getElementType())
-    return op->emitOpError() << "operand element types " << lhs.getElementType()
-                             << " and " << rhs.getElementType() << " differ";
-  if (failed(expectSameElementType(op, "result", result.getElementType(),
-                                   lhs.getElementType())))
-    return failure();
-  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape();
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> broadcast(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
+  RankedTensorType value = getTensorType(op->getOperand(firstValue));
+  for (Value other : op->getOperands().drop_front(firstValue + 1))
+    if (getTensorType(other).getElementType() != value.getElementType())
       return op->emitOpError()
-             << "operand shapes " << formatShape(a) << " and " << formatShape(b)
-             << " are not broadcast-compatible (dimension " << i
-             << " of the broadcast: " << da << " vs " << db << ")";
-    broadcast[i] = da == 1 ? db : da;
+             << "operand element types " << value.getElementType() << " and "
+             << getTensorType(other).getElementType() << " differ";
+  if (failed(expectSameElementType(
+          op, "result", result.getElementType(),
+          resultElement ? resultElement : value.getElementType())))
+    return failure();
+  SmallVector<int64_t> broadcast;
+  for (Value operand : op->getOperands()) {
+    ArrayRef<int64_t> b = getTensorType(operand).getShape();
+    SmallVector<int64_t> a = broadcast;
+    size_t rank = std::max(a.size(), b.size());
+    broadcast.assign(rank, 1);
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+      int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+      if (da != db && da != 1 && db != 1)
+        return op->emitOpError()
+               << "operand shapes " << formatShape(a) << " and "
+               << formatShape(b)
+               << " are not broadcast-compatible (dimension " << i
+               << " of the broadcast: " << da << " vs " << db << ")";
+      broadcast[i] = da == 1 ? db : da;
+    }
   }
   if (result.getShape() != ArrayRef<int64_t>(broadcast))
     return op->emitOpError()
@@ -592,6 +602,21 @@ LogicalResult DivOp::verify() { return verifyBroadcast(*this); }
 LogicalResult MaxOp::verify() { return verifyBroadcast(*this); }
 LogicalResult MinOp::verify() { return verifyBroadcast(*this); }
 LogicalResult PowOp::verify() { return verifyBroadcast(*this); }
+
+static LogicalResult verifyCompare(Operation *op) {
+  return verifyBroadcast(op, 0, IntegerType::get(op->getContext(), 1));
+}
+LogicalResult EqualOp::verify() { return verifyCompare(*this); }
+LogicalResult LessOp::verify() { return verifyCompare(*this); }
+LogicalResult LessEqualOp::verify() { return verifyCompare(*this); }
+LogicalResult GreaterOp::verify() { return verifyCompare(*this); }
+LogicalResult GreaterEqualOp::verify() { return verifyCompare(*this); }
+LogicalResult AndOp::verify() { return verifyBroadcast(*this); }
+LogicalResult OrOp::verify() { return verifyBroadcast(*this); }
+LogicalResult XorOp::verify() { return verifyBroadcast(*this); }
+/// The condition broadcasts with both values; the values share the
+/// result's element type.
+LogicalResult SelectOp::verify() { return verifyBroadcast(*this, 1); }
 
 LogicalResult CastOp::verify() {
   RankedTensorType input = getTensorType(getInput());
@@ -1090,7 +1115,9 @@ static double toDouble(APFloat v) {
   return v.convertToDouble();
 }
 static double toDouble(const APInt &v, IntegerType type) {
-  return type.isUnsigned() ? double(v.getZExtValue()) : double(v.getSExtValue());
+  // An i1 true is 1, not -1.
+  return type.isUnsigned() || type.getWidth() == 1 ? double(v.getZExtValue())
+                                                   : double(v.getSExtValue());
 }
 
 /// The elements of `attr` as exact doubles (one for a splat).
@@ -1195,6 +1222,16 @@ CREST_FOLD_ELEMENTWISE(MaxOp, Max)
 CREST_FOLD_ELEMENTWISE(MinOp, Min)
 CREST_FOLD_ELEMENTWISE(PowOp, Pow)
 CREST_FOLD_ELEMENTWISE(CastOp, Cast)
+CREST_FOLD_ELEMENTWISE(EqualOp, Equal)
+CREST_FOLD_ELEMENTWISE(LessOp, Less)
+CREST_FOLD_ELEMENTWISE(LessEqualOp, LessEqual)
+CREST_FOLD_ELEMENTWISE(GreaterOp, Greater)
+CREST_FOLD_ELEMENTWISE(GreaterEqualOp, GreaterEqual)
+CREST_FOLD_ELEMENTWISE(AndOp, And)
+CREST_FOLD_ELEMENTWISE(OrOp, Or)
+CREST_FOLD_ELEMENTWISE(XorOp, Xor)
+CREST_FOLD_ELEMENTWISE(NotOp, Not)
+CREST_FOLD_ELEMENTWISE(SelectOp, Select)
 #undef CREST_FOLD_ELEMENTWISE
 
 OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {

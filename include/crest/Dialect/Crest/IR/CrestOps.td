@@ -27,6 +27,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Crest_Tensor
     : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger, AnyUnsignedInteger]>;
 def Crest_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
+def Crest_BoolTensor : StaticShapeTensorOf<[I1]>;
 /// Contraction operands: any float (incl. fp8) or signless integer.
 def Crest_MatmulTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
 
@@ -300,6 +301,88 @@ def Crest_MinOp : Crest_BinaryOp<"min", Crest_Tensor, [Commutative]> {
 }
 def Crest_PowOp : Crest_BinaryOp<"pow", Crest_FloatTensor> {
   let summary = "x ^ y";
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons, logic and select
+//===----------------------------------------------------------------------===//
+
+class Crest_CompareOp<string mnemonic, string relation>
+    : Crest_Op<mnemonic, [Pure, Crest_Elementwise]> {
+  let summary = "x " # relation # " y, a bool tensor";
+  let description = [{
+    Compares two tensors of one element type, broadcasting NumPy-style, and
+    returns an `i1` tensor of the broadcast shape. Floats compare as IEEE
+    ordered relations: any comparison with NaN is false (`equal` included,
+    as ONNX's Equal). Signless integers compare as signed, unsigned ones as
+    unsigned.
+  }];
+  let arguments = (ins Crest_Tensor:$lhs, Crest_Tensor:$rhs);
+  let results = (outs Crest_BoolTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Crest_EqualOp : Crest_CompareOp<"equal", "=="> {}
+def Crest_LessOp : Crest_CompareOp<"less", "<"> {}
+def Crest_LessEqualOp : Crest_CompareOp<"less_equal", "<="> {}
+def Crest_GreaterOp : Crest_CompareOp<"greater", ">"> {}
+def Crest_GreaterEqualOp : Crest_CompareOp<"greater_equal", ">="> {}
+
+class Crest_LogicalOp<string mnemonic, string what>
+    : Crest_Op<mnemonic, [Pure, Crest_Elementwise]> {
+  let summary = what # " of two bool tensors";
+  let description = [{
+    Combines two `i1` tensors elementwise with NumPy broadcasting.
+  }];
+  let arguments = (ins Crest_BoolTensor:$lhs, Crest_BoolTensor:$rhs);
+  let results = (outs Crest_BoolTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Crest_AndOp : Crest_LogicalOp<"and", "Conjunction"> {}
+def Crest_OrOp : Crest_LogicalOp<"or", "Disjunction"> {}
+def Crest_XorOp : Crest_LogicalOp<"xor", "Exclusive or"> {}
+
+def Crest_NotOp : Crest_Op<"not", [Pure, Crest_Elementwise,
+                                   SameOperandsAndResultType]> {
+  let summary = "Negation of a bool tensor";
+  let arguments = (ins Crest_BoolTensor:$input);
+  let results = (outs Crest_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Crest_SelectOp : Crest_Op<"select", [Pure, Crest_Elementwise]> {
+  let summary = "condition ? x : y (ONNX Where)";
+  let description = [{
+    Picks, per element of the broadcast shape of all three operands, the
+    element of `true_value` where `condition` is true and of `false_value`
+    elsewhere. The values share one element type, the result's.
+
+    ```mlir
+    %y = crest.select %mask, %scores, %ninf
+           : tensor<1x1x8x8xi1>, tensor<1x4x8x8xf32>, tensor<f32>
+             -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Crest_BoolTensor:$condition, Crest_Tensor:$true_value,
+                       Crest_Tensor:$false_value);
+  let results = (outs Crest_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` type($true_value) `,` type($false_value) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Crest_CastOp : Crest_Op<"cast", [Pure, Crest_Elementwise]> {

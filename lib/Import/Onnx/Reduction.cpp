@@ -209,6 +209,61 @@ static LogicalResult importReduction(Importer &im, Reduction kind) {
   return im.setOutput(0, result);
 }
 
+/// ArgMax and ArgMin along `axis`: the extreme m = reduce_max/min(x), then
+/// the first (or, with select_last_index, the last) index where x equals m
+/// or, when m is NaN (max and min propagate it), where x is NaN, as
+/// NumPy's argmax: reduce_min (reduce_max) of select(match, index, n (or
+/// -1)) over indices held in f32 (exact below 2^24). Integers above 16
+/// bits compare in f64 (exact below 2^53). The result is int64.
+static LogicalResult importArgReduction(Importer &im, bool isMax) {
+  if (failed(im.expectInputs(1, 1)) ||
+      failed(im.checkAttributes({"axis", "keepdims", "select_last_index"})))
+    return failure();
+  Value x = im.input(0);
+  RankedTensorType type = Importer::tensorType(x);
+  Type element = type.getElementType();
+  if (element.isInteger(1))
+    return im.error() << "x must be a number tensor, got 'i1'";
+  FailureOr<int64_t> axis =
+      im.normalizeAxis(im.intAttr("axis", 0), type.getRank());
+  if (failed(axis))
+    return failure();
+  bool keep = im.intAttr("keepdims", 1), last = im.intAttr("select_last_index", 0);
+  int64_t n = type.getDimSize(*axis);
+  if (n > (int64_t(1) << 24))
+    return im.error() << "the axis has " << n
+                      << " elements; ArgMax/ArgMin index up to 2^24";
+  OpBuilder &b = im.builder;
+  Location loc = im.loc;
+  if (!isa<FloatType>(element))
+    x = im.convert(x, element.getIntOrFloatBitWidth() > 16 ? b.getF64Type()
+                                                           : b.getF32Type());
+  RankedTensorType xt = Importer::tensorType(x);
+  Value m = isMax ? im.reduce<ReduceMaxOp>(x, {*axis}, /*keep=*/true)
+                  : im.reduce<ReduceMinOp>(x, {*axis}, /*keep=*/true);
+  auto boolType = RankedTensorType::get(xt.getShape(), b.getI1Type());
+  Value equal = EqualOp::create(b, loc, boolType, x, m);
+  Value isNan = NotOp::create(b, loc, boolType,
+                              EqualOp::create(b, loc, boolType, x, x));
+  Value match = OrOp::create(b, loc, boolType, equal, isNan);
+  // The indices along the axis, broadcast over the rest.
+  SmallVector<int64_t> indexShape(type.getRank(), 1);
+  indexShape[*axis] = n;
+  SmallVector<float> indices;
+  for (int64_t i = 0; i < n; ++i)
+    indices.push_back(float(i));
+  Type f32 = b.getF32Type();
+  Value iota = im.materialize(DenseElementsAttr::get(
+      RankedTensorType::get(indexShape, f32), ArrayRef<float>(indices)));
+  Value none = im.materialize(DenseElementsAttr::get(
+      RankedTensorType::get({}, f32), b.getF32FloatAttr(last ? -1.0f : n)));
+  Value picked = SelectOp::create(
+      b, loc, RankedTensorType::get(xt.getShape(), f32), match, iota, none);
+  Value index = last ? im.reduce<ReduceMaxOp>(picked, {*axis}, keep)
+                     : im.reduce<ReduceMinOp>(picked, {*axis}, keep);
+  return im.setOutput(0, im.convert(index, b.getI64Type()));
+}
+
 template <Reduction kind> static LogicalResult importReductionOf(Importer &im) {
   return importReduction(im, kind);
 }
@@ -234,4 +289,10 @@ void crest::onnx_import::registerReductionConverters(
   registry.add("ReduceLogSum", 1, kNewestOpset, importReductionOf<R::LogSum>);
   registry.add("ReduceLogSumExp", 1, kNewestOpset,
                importReductionOf<R::LogSumExp>);
+  registry.add("ArgMax", 1, kNewestOpset, [](Importer &im) {
+    return importArgReduction(im, /*isMax=*/true);
+  });
+  registry.add("ArgMin", 1, kNewestOpset, [](Importer &im) {
+    return importArgReduction(im, /*isMax=*/false);
+  });
 }

@@ -651,6 +651,90 @@ LogicalResult Importer::importTile() {
   return setOutput(0, result);
 }
 
+/// GatherElements (opset 11 on): element p of the result is data at p with
+/// its `axis` coordinate replaced by indices[p] (negative counts from the
+/// end). One crest.gather of the flattened data at the flat offsets
+/// indices[p] * stride(axis) + base(p), where base(p) is p's offset without
+/// the axis coordinate: computed at import time for constant indices, else
+/// by integer kernels (an out-of-range index reads zeros, as crest.gather).
+LogicalResult Importer::importGatherElements() {
+  if (failed(expectInputs(2, 2)) || failed(checkAttributes({"axis"})))
+    return failure();
+  Value data = input(0), idx = input(1);
+  RankedTensorType dt = tensorType(data), it = tensorType(idx);
+  if (!it.getElementType().isSignlessInteger(64) &&
+      !it.getElementType().isSignlessInteger(32))
+    return error() << "indices must be int32 or int64, got "
+                   << it.getElementType();
+  if (dt.getRank() != it.getRank() || dt.getRank() == 0)
+    return error() << "data " << formatShape(dt.getShape()) << " and indices "
+                   << formatShape(it.getShape())
+                   << " must have one rank, at least 1";
+  FailureOr<int64_t> axis = normalizeAxis(intAttr("axis", 0), dt.getRank());
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < dt.getRank(); ++d)
+    if (d != *axis && it.getDimSize(d) > dt.getDimSize(d))
+      return error() << "indices " << formatShape(it.getShape())
+                     << " exceed data " << formatShape(dt.getShape())
+                     << " in dimension " << d;
+  int64_t n = dt.getDimSize(*axis);
+  SmallVector<int64_t> dataStrides(dt.getRank(), 1);
+  for (int64_t d = dt.getRank() - 2; d >= 0; --d)
+    dataStrides[d] = dataStrides[d + 1] * dt.getDimSize(d + 1);
+  int64_t count = it.getNumElements();
+  // base(p) for every p of the index shape.
+  SmallVector<int64_t> base(count);
+  for (int64_t p = 0; p < count; ++p) {
+    int64_t rest = p, offset = 0;
+    for (int64_t d = it.getRank() - 1; d >= 0; --d) {
+      int64_t c = rest % it.getDimSize(d);
+      rest /= it.getDimSize(d);
+      if (d != *axis)
+        offset += c * dataStrides[d];
+    }
+    base[p] = offset;
+  }
+  auto i64 = builder.getI64Type();
+  auto flatIndexType = RankedTensorType::get(it.getShape(), i64);
+  Value flatIndex;
+  if (DenseElementsAttr c = getConstant(idx)) {
+    SmallVector<int64_t> offsets;
+    for (auto [p, v] : llvm::enumerate(getInts(c))) {
+      if (v < -n || v >= n)
+        return error() << "index " << v << " is out of range for axis "
+                       << *axis << " of size " << n;
+      offsets.push_back((v < 0 ? v + n : v) * dataStrides[*axis] + base[p]);
+    }
+    flatIndex = materialize(getIntsAttr(flatIndexType, offsets));
+  } else {
+    // Negative indices wrap: v + n where v < 0; then v * stride + base.
+    Value v = convert(idx, i64);
+    auto scalar = [&](int64_t x) {
+      return materialize(getIntsAttr(RankedTensorType::get({}, i64), {x}));
+    };
+    auto boolType = RankedTensorType::get(it.getShape(), builder.getI1Type());
+    Value negative = LessOp::create(builder, loc, boolType, v, scalar(0));
+    FailureOr<Value> wrapped = binary<AddOp>(v, scalar(n));
+    if (failed(wrapped))
+      return failure();
+    v = SelectOp::create(builder, loc, flatIndexType, negative, *wrapped, v);
+    FailureOr<Value> scaled = binary<MulOp>(v, scalar(dataStrides[*axis]));
+    if (failed(scaled))
+      return failure();
+    FailureOr<Value> offsets =
+        binary<AddOp>(*scaled, materialize(getIntsAttr(flatIndexType, base)));
+    if (failed(offsets))
+      return failure();
+    flatIndex = *offsets;
+  }
+  Value flat = reshape(data, {dt.getNumElements()});
+  return setOutput(0, GatherOp::create(
+                          builder, loc,
+                          RankedTensorType::get(it.getShape(), dt.getElementType()),
+                          flat, flatIndex, builder.getI64IntegerAttr(0)));
+}
+
 /// CumSum (opset 11 on) along a constant axis as a log-step prefix sum:
 /// y += y shifted by 1, 2, 4, ... elements (a slice and a concat of zeros
 /// each), in the element type's own arithmetic; exclusive shifts by one
@@ -734,6 +818,8 @@ void crest::onnx_import::registerDataMovementConverters(
                [](Importer &im) { return im.importTile(); });
   registry.add("CumSum", 11, kNewestOpset,
                [](Importer &im) { return im.importCumSum(); });
+  registry.add("GatherElements", 11, kNewestOpset,
+               [](Importer &im) { return im.importGatherElements(); });
   registry.add("Shape", 1, kNewestOpset,
                [](Importer &im) { return im.importShape(); });
   registry.add("Constant", 1, kNewestOpset,

@@ -231,6 +231,7 @@ public:
   LogicalResult importPad();
   LogicalResult importTile();
   LogicalResult importCumSum();
+  LogicalResult importGatherElements();
   LogicalResult importShape();
   LogicalResult importGemm();
   LogicalResult importMatMul();

@@ -209,6 +209,84 @@ static LogicalResult importReduction(Importer &im, Reduction kind) {
   return im.setOutput(0, result);
 }
 
+namespace {
+/// The arithmetic ArgMax, ArgMin and TopK share: x in a type whose
+/// comparisons are exact (integers above 16 bits in f64, others in f32),
+/// and the index of the extreme along the axis.
+struct Extremes {
+  Importer &im;
+  int64_t axis, n;
+  Value x;          // converted
+  Value iota, none; // f32 indices along the axis; n or -1
+  bool isMax, last;
+
+  Extremes(Importer &im, Value input, int64_t axis, bool isMax, bool last)
+      : im(im), axis(axis), isMax(isMax), last(last) {
+    OpBuilder &b = im.builder;
+    RankedTensorType type = Importer::tensorType(input);
+    Type element = type.getElementType();
+    n = type.getDimSize(axis);
+    x = isa<FloatType>(element)
+            ? input
+            : im.convert(input, element.getIntOrFloatBitWidth() > 16
+                                    ? b.getF64Type()
+                                    : b.getF32Type());
+    SmallVector<int64_t> indexShape(type.getRank(), 1);
+    indexShape[axis] = n;
+    SmallVector<float> indices;
+    for (int64_t i = 0; i < n; ++i)
+      indices.push_back(float(i));
+    Type f32 = b.getF32Type();
+    iota = im.materialize(DenseElementsAttr::get(
+        RankedTensorType::get(indexShape, f32), ArrayRef<float>(indices)));
+    none = im.materialize(DenseElementsAttr::get(
+        RankedTensorType::get({}, f32), b.getF32FloatAttr(last ? -1.0f : n)));
+  }
+  RankedTensorType boolType() const {
+    return RankedTensorType::get(Importer::tensorType(x).getShape(),
+                                 im.builder.getI1Type());
+  }
+  /// The extreme of `v` along the axis (kept as size 1).
+  Value extreme(Value v) {
+    return isMax ? im.reduce<ReduceMaxOp>(v, {axis}, /*keep=*/true)
+                 : im.reduce<ReduceMinOp>(v, {axis}, /*keep=*/true);
+  }
+  /// The first (last) index, in f32, where `v` equals `m` or is NaN (a NaN
+  /// is the extreme: max and min propagate it), outside `taken` if given.
+  Value index(Value v, Value m, Value taken, bool keep) {
+    OpBuilder &b = im.builder;
+    Location loc = im.loc;
+    RankedTensorType bt = boolType();
+    Value match = OrOp::create(
+        b, loc, bt, EqualOp::create(b, loc, bt, v, m),
+        NotOp::create(b, loc, bt, EqualOp::create(b, loc, bt, v, v)));
+    if (taken)
+      match = AndOp::create(b, loc, bt, match, NotOp::create(b, loc, bt, taken));
+    auto f32Type =
+        RankedTensorType::get(bt.getShape(), im.builder.getF32Type());
+    Value picked = SelectOp::create(b, loc, f32Type, match, iota, none);
+    return last ? im.reduce<ReduceMaxOp>(picked, {axis}, keep)
+                : im.reduce<ReduceMinOp>(picked, {axis}, keep);
+  }
+};
+} // namespace
+
+/// The axis of ArgMax, ArgMin or TopK, checked: x a number tensor whose
+/// axis has at most 2^24 elements (the indices are held in f32).
+static FailureOr<int64_t> getExtremeAxis(Importer &im, Value x,
+                                         int64_t axisValue) {
+  RankedTensorType type = Importer::tensorType(x);
+  if (type.getElementType().isInteger(1))
+    return im.error() << "the input must be a number tensor, got 'i1'";
+  FailureOr<int64_t> axis = im.normalizeAxis(axisValue, type.getRank());
+  if (failed(axis))
+    return failure();
+  if (type.getDimSize(*axis) > (int64_t(1) << 24))
+    return im.error() << "the axis has " << type.getDimSize(*axis)
+                      << " elements; indices go up to 2^24";
+  return *axis;
+}
+
 /// ArgMax and ArgMin along `axis`: the extreme m = reduce_max/min(x), then
 /// the first (or, with select_last_index, the last) index where x equals m
 /// or, when m is NaN (max and min propagate it), where x is NaN, as
@@ -219,49 +297,84 @@ static LogicalResult importArgReduction(Importer &im, bool isMax) {
   if (failed(im.expectInputs(1, 1)) ||
       failed(im.checkAttributes({"axis", "keepdims", "select_last_index"})))
     return failure();
-  Value x = im.input(0);
-  RankedTensorType type = Importer::tensorType(x);
-  Type element = type.getElementType();
-  if (element.isInteger(1))
-    return im.error() << "x must be a number tensor, got 'i1'";
   FailureOr<int64_t> axis =
-      im.normalizeAxis(im.intAttr("axis", 0), type.getRank());
+      getExtremeAxis(im, im.input(0), im.intAttr("axis", 0));
   if (failed(axis))
     return failure();
-  bool keep = im.intAttr("keepdims", 1), last = im.intAttr("select_last_index", 0);
+  bool keep = im.intAttr("keepdims", 1);
+  Extremes e(im, im.input(0), *axis, isMax, im.intAttr("select_last_index", 0));
+  Value index = e.index(e.x, e.extreme(e.x), Value(), keep);
+  return im.setOutput(0, im.convert(index, im.builder.getI64Type()));
+}
+
+/// TopK with a constant k (opset 1: the attribute; 10 on: input 1): k
+/// rounds of the extreme of what is left, its first index (ties go to the
+/// lower index, as ONNX specifies), and that position marked taken (its
+/// value replaced by -inf or +inf so that it no longer wins). Values and
+/// indices come out sorted (sorted = 0 allows any order); unrolled, so k is
+/// at most 64.
+static LogicalResult importTopK(Importer &im) {
+  if (failed(im.expectInputs(1, 2)) ||
+      failed(im.checkAttributes({"axis", "k", "largest", "sorted"})))
+    return failure();
+  Value x = im.input(0);
+  FailureOr<int64_t> axis = getExtremeAxis(im, x, im.intAttr("axis", -1));
+  if (failed(axis))
+    return failure();
+  int64_t k;
+  if (im.opset < 10) {
+    k = im.intAttr("k", -1);
+  } else {
+    FailureOr<SmallVector<int64_t>> given = im.getConstantInts(im.input(1), "K");
+    if (failed(given))
+      return failure();
+    if (given->size() != 1)
+      return im.error() << "K must hold one value, got " << given->size();
+    k = given->front();
+  }
+  RankedTensorType type = Importer::tensorType(x);
   int64_t n = type.getDimSize(*axis);
-  if (n > (int64_t(1) << 24))
-    return im.error() << "the axis has " << n
-                      << " elements; ArgMax/ArgMin index up to 2^24";
+  if (k < 1 || k > n)
+    return im.error() << "k = " << k << " is not in [1, " << n << "]";
+  if (k > 64)
+    return im.error() << "k = " << k
+                      << " is not supported (TopK is unrolled: k <= 64)";
+  bool largest = im.intAttr("largest", 1);
   OpBuilder &b = im.builder;
   Location loc = im.loc;
-  if (!isa<FloatType>(element))
-    x = im.convert(x, element.getIntOrFloatBitWidth() > 16 ? b.getF64Type()
-                                                           : b.getF32Type());
-  RankedTensorType xt = Importer::tensorType(x);
-  Value m = isMax ? im.reduce<ReduceMaxOp>(x, {*axis}, /*keep=*/true)
-                  : im.reduce<ReduceMinOp>(x, {*axis}, /*keep=*/true);
-  auto boolType = RankedTensorType::get(xt.getShape(), b.getI1Type());
-  Value equal = EqualOp::create(b, loc, boolType, x, m);
-  Value isNan = NotOp::create(b, loc, boolType,
-                              EqualOp::create(b, loc, boolType, x, x));
-  Value match = OrOp::create(b, loc, boolType, equal, isNan);
-  // The indices along the axis, broadcast over the rest.
-  SmallVector<int64_t> indexShape(type.getRank(), 1);
-  indexShape[*axis] = n;
-  SmallVector<float> indices;
-  for (int64_t i = 0; i < n; ++i)
-    indices.push_back(float(i));
-  Type f32 = b.getF32Type();
-  Value iota = im.materialize(DenseElementsAttr::get(
-      RankedTensorType::get(indexShape, f32), ArrayRef<float>(indices)));
-  Value none = im.materialize(DenseElementsAttr::get(
-      RankedTensorType::get({}, f32), b.getF32FloatAttr(last ? -1.0f : n)));
-  Value picked = SelectOp::create(
-      b, loc, RankedTensorType::get(xt.getShape(), f32), match, iota, none);
-  Value index = last ? im.reduce<ReduceMaxOp>(picked, {*axis}, keep)
-                     : im.reduce<ReduceMinOp>(picked, {*axis}, keep);
-  return im.setOutput(0, im.convert(index, b.getI64Type()));
+  Extremes e(im, x, *axis, largest, /*last=*/false);
+  RankedTensorType xt = Importer::tensorType(e.x);
+  Value remaining = e.x, taken;
+  Value beaten = im.materialize(DenseElementsAttr::get(
+      RankedTensorType::get({}, xt.getElementType()),
+      b.getFloatAttr(xt.getElementType(), largest ? -INFINITY : INFINITY)));
+  SmallVector<Value> values, indices;
+  for (int64_t r = 0; r < k; ++r) {
+    Value m = e.extreme(remaining);
+    Value index = e.index(remaining, m, taken, /*keep=*/true);
+    values.push_back(m);
+    indices.push_back(index);
+    if (r + 1 == k)
+      break;
+    // Mark the position taken.
+    Value here = EqualOp::create(b, loc, e.boolType(), e.iota, index);
+    taken = taken ? OrOp::create(b, loc, e.boolType(), taken, here)
+                  : here;
+    remaining = SelectOp::create(b, loc, xt, here, beaten, remaining);
+  }
+  auto concat = [&](ArrayRef<Value> parts) -> Value {
+    if (parts.size() == 1)
+      return parts.front();
+    RankedTensorType t = Importer::tensorType(parts.front());
+    SmallVector<int64_t> shape(t.getShape());
+    shape[*axis] = parts.size();
+    return ConcatOp::create(b, loc,
+                            RankedTensorType::get(shape, t.getElementType()),
+                            parts, b.getI64IntegerAttr(*axis));
+  };
+  if (failed(im.setOutput(0, im.convert(concat(values), type.getElementType()))))
+    return failure();
+  return im.setOutput(1, im.convert(concat(indices), b.getI64Type()));
 }
 
 template <Reduction kind> static LogicalResult importReductionOf(Importer &im) {
@@ -295,4 +408,5 @@ void crest::onnx_import::registerReductionConverters(
   registry.add("ArgMin", 1, kNewestOpset, [](Importer &im) {
     return importArgReduction(im, /*isMax=*/false);
   });
+  registry.add("TopK", 1, kNewestOpset, importTopK);
 }

@@ -504,15 +504,11 @@ std::optional<int64_t> sem::evaluateInt(ElementwiseOp op, int64_t x,
   return wrapInt(r, result.intBits, result.isUnsigned);
 }
 
-double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
-                     ScalarType result, const OpParams &params) {
-  double x = operands.empty() ? 0 : operands[0];
-  double y = operands.size() > 1 ? operands[1] : 0;
+/// The two-operand predicates on values of one ordered type (doubles, or
+/// exact integers); nullopt for the other ops.
+template <typename T>
+static std::optional<bool> predicate(ElementwiseOp op, T x, T y) {
   switch (op) {
-  case ElementwiseOp::Cast:
-    return castTo(x, result);
-  // The operands are exact values of their (common) type: the relations
-  // need no rounding, and NaN compares false.
   case ElementwiseOp::Equal:
     return x == y;
   case ElementwiseOp::Less:
@@ -529,6 +525,27 @@ double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
     return x != 0 || y != 0;
   case ElementwiseOp::Xor:
     return (x != 0) != (y != 0);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> sem::evaluateIntPredicate(ElementwiseOp op, int64_t x,
+                                              int64_t y, bool isUnsigned) {
+  return isUnsigned ? predicate<uint64_t>(op, x, y) : predicate(op, x, y);
+}
+
+double sem::evaluate(ElementwiseOp op, ArrayRef<double> operands,
+                     ScalarType result, const OpParams &params) {
+  double x = operands.empty() ? 0 : operands[0];
+  double y = operands.size() > 1 ? operands[1] : 0;
+  // The operands are exact values of their (common) type: the relations
+  // need no rounding, and NaN compares false.
+  if (std::optional<bool> p = predicate(op, x, y))
+    return *p;
+  switch (op) {
+  case ElementwiseOp::Cast:
+    return castTo(x, result);
   case ElementwiseOp::Not:
     return x == 0;
   case ElementwiseOp::Select:

@@ -245,6 +245,13 @@ std::optional<int64_t> remInt(int64_t x, int64_t y, bool signOfDividend,
 std::optional<int64_t> evaluateInt(ElementwiseOp op, int64_t x, int64_t y,
                                    ScalarType result);
 
+/// A predicate (Equal ... GreaterEqual, And, Or, Xor) on exact 64-bit
+/// integer operands, ordered as unsigned when `isUnsigned` (ui64 beyond
+/// INT64_MAX, stored two's complement); nullopt for any other op. The same
+/// relations as `evaluate`'s, without its 2^53 limit.
+std::optional<bool> evaluateIntPredicate(ElementwiseOp op, int64_t x,
+                                         int64_t y, bool isUnsigned);
+
 /// Evaluates `op` on `operands` (values of their operand types) with the
 /// rules above and returns the result rounded to `result`.
 double evaluate(ElementwiseOp op, llvm::ArrayRef<double> operands,

@@ -141,27 +141,25 @@ static StringRef getOpName(FoldOp op) {
   return "";
 }
 
-/// The bool result of a relation or logical `op` on `x` and `y`, or
-/// nullopt for an arithmetic op. Floats: IEEE (NaN compares false).
-template <typename T>
-static std::optional<bool> foldPredicate(FoldOp op, T x, T y) {
+/// The scalar core's predicate for a bool-valued FoldOp.
+static std::optional<sem::ElementwiseOp> getPredicate(FoldOp op) {
   switch (op) {
   case FoldOp::Equal:
-    return x == y;
+    return sem::ElementwiseOp::Equal;
   case FoldOp::Less:
-    return x < y;
+    return sem::ElementwiseOp::Less;
   case FoldOp::LessEqual:
-    return x <= y;
+    return sem::ElementwiseOp::LessEqual;
   case FoldOp::Greater:
-    return x > y;
+    return sem::ElementwiseOp::Greater;
   case FoldOp::GreaterEqual:
-    return x >= y;
+    return sem::ElementwiseOp::GreaterEqual;
   case FoldOp::And:
-    return x != 0 && y != 0;
+    return sem::ElementwiseOp::And;
   case FoldOp::Or:
-    return x != 0 || y != 0;
+    return sem::ElementwiseOp::Or;
   case FoldOp::Xor:
-    return (x != 0) != (y != 0);
+    return sem::ElementwiseOp::Xor;
   default:
     return std::nullopt;
   }
@@ -188,10 +186,11 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
       return out;
     };
     SmallVector<double> xs = values(lhs), ys = values(rhs);
-    if (foldPredicate(op, 0.0, 0.0)) {
+    if (std::optional<sem::ElementwiseOp> p = getPredicate(op)) {
       SmallVector<bool> out;
       for (int64_t i = 0; i < count; ++i)
-        out.push_back(*foldPredicate(op, xs[li[i]], ys[ri[i]]));
+        out.push_back(sem::evaluate(*p, {xs[li[i]], ys[ri[i]]},
+                                    sem::ScalarType::getInt(1)) != 0);
       return DenseElementsAttr::get(type, ArrayRef<bool>(out));
     }
     const llvm::fltSemantics &semantics =
@@ -238,16 +237,13 @@ FailureOr<DenseElementsAttr> Importer::foldBinary(FoldOp op,
   }
 
   SmallVector<int64_t> xs = getInts(lhs), ys = getInts(rhs);
-  if (foldPredicate<int64_t>(op, 0, 0)) {
-    // Unsigned operands order as unsigned (ui64 beyond INT64_MAX).
+  if (std::optional<sem::ElementwiseOp> p = getPredicate(op)) {
+    // Exact in 64 bits; unsigned operands order as unsigned.
     bool isUnsigned = lhs.getElementType().isUnsignedInteger();
     SmallVector<bool> out;
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t x = xs[li[i]], y = ys[ri[i]];
-      out.push_back(isUnsigned
-                        ? *foldPredicate<uint64_t>(op, uint64_t(x), uint64_t(y))
-                        : *foldPredicate<int64_t>(op, x, y));
-    }
+    for (int64_t i = 0; i < count; ++i)
+      out.push_back(*sem::evaluateIntPredicate(*p, xs[li[i]], ys[ri[i]],
+                                               isUnsigned));
     return DenseElementsAttr::get(type, ArrayRef<bool>(out));
   }
   sem::ScalarType result = getIntType(type.getElementType());

@@ -150,14 +150,17 @@ def run_test(args, op, path):
             # Shape operands given as graph inputs: bind the test's integer
             # inputs at compile time (see docs/Onnx.md).
             # Integer inputs are shapes, axes or sizes; Clip's bounds,
-            # Resize's and Upsample's roi and scales, Pad's constant_value
-            # and Dropout's ratio and training_mode are their inputs after
-            # the first.
+            # Resize's and Upsample's roi and scales, Pad's constant_value,
+            # Dropout's ratio and training_mode and an integer Pow's
+            # exponent are their inputs after the first.
             extra = []
             for position, ((name, elem), file) in enumerate(
                     zip(inputs, input_files)):
-                if elem in INTEGER_TYPES or (
-                        op in ("Clip", "Resize", "Upsample", "Dropout", "Pad")
+                # (Pow's integer base stays an input: only its exponent
+                # must be constant.)
+                if (elem in INTEGER_TYPES and op != "Pow") or (
+                        op in ("Clip", "Resize", "Upsample", "Dropout", "Pad",
+                               "Pow")
                         and position > 0):
                     extra.append("--onnx-bind-input=%s=%s" %
                                  (name, os.path.join(data_dir, file)))

@@ -7,6 +7,7 @@
 
 #include "Importer.h"
 #include "Registry.h"
+#include "crest/Semantics/Scalar.h"
 
 using namespace crest;
 using namespace crest::onnx_import;
@@ -217,6 +218,91 @@ LogicalResult Importer::importLeakyRelu() {
                                           builder.getF32FloatAttr(alpha)));
 }
 
+/// Pow with an integer base: the exponent must be a constant of
+/// non-negative integral values (ONNX leaves negative ones to the
+/// implementation). Square-and-multiply on the base's integer type
+/// (wrapping as crest.mul does): per bit b of the exponents, result =
+/// select(bit b set, result * base^(2^b), result). A constant base folds.
+FailureOr<Value> Importer::integerPow(Value x, Value y) {
+  DenseElementsAttr cy = getConstant(y);
+  if (!cy)
+    return error() << "the exponent (input #1) must be a constant for an "
+                      "integer base (Pow of integers is square-and-multiply "
+                      "on constant exponents)";
+  SmallVector<int64_t> exponents;
+  if (isa<FloatType>(cy.getElementType())) {
+    for (APFloat v : cy.getValues<APFloat>()) {
+      double d = v.convertToDouble();
+      if (!(d >= 0) || d != std::floor(d) || d > 1e18)
+        return error() << "exponent " << d
+                       << " is not a non-negative integer (an integer base "
+                          "takes integral exponents)";
+      exponents.push_back(int64_t(d));
+    }
+  } else {
+    exponents = getInts(cy);
+  }
+  for (int64_t e : exponents)
+    if (e < 0)
+      return error() << "exponent " << e
+                     << " is negative (an integer base takes non-negative "
+                        "exponents)";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(x, y);
+  if (failed(shape))
+    return failure();
+  Type element = tensorType(x).getElementType();
+  auto type = RankedTensorType::get(*shape, element);
+  SmallVector<int64_t> ei = broadcastIndices(*shape, tensorType(y).getShape());
+  int64_t maxExponent = *llvm::max_element(exponents);
+  unsigned bits = maxExponent ? llvm::Log2_64(maxExponent) + 1 : 0;
+  if (DenseElementsAttr cx = getConstant(x);
+      cx && type.getNumElements() <= kMaxFoldElements) {
+    sem::ScalarType result = sem::ScalarType::getInt(
+        element.getIntOrFloatBitWidth(), element.isUnsignedInteger());
+    SmallVector<int64_t> xi = broadcastIndices(*shape, tensorType(x).getShape());
+    SmallVector<int64_t> xs = getInts(cx), out;
+    for (size_t i = 0; i < ei.size(); ++i) {
+      int64_t r = 1, base = xs[xi[i]];
+      for (int64_t e = exponents[ei[i]]; e; e >>= 1) {
+        if (e & 1)
+          r = *sem::evaluateInt(sem::ElementwiseOp::Mul, r, base, result);
+        base = *sem::evaluateInt(sem::ElementwiseOp::Mul, base, base, result);
+      }
+      out.push_back(r);
+    }
+    return materialize(getIntsAttr(type, out));
+  }
+  Value result = materialize(
+      DenseElementsAttr::get(type, builder.getIntegerAttr(element, 1)));
+  Value base = x;
+  auto maskType = RankedTensorType::get(tensorType(y).getShape(),
+                                        builder.getI1Type());
+  for (unsigned b = 0; b < bits; ++b) {
+    SmallVector<bool> mask;
+    for (int64_t e : exponents)
+      mask.push_back((e >> b) & 1);
+    if (llvm::is_contained(mask, true)) {
+      FailureOr<Value> product = binary<MulOp>(result, base);
+      if (failed(product))
+        return failure();
+      result = llvm::all_of(mask, [](bool m) { return m; })
+                   ? *product
+                   : Value(SelectOp::create(
+                         builder, loc, type,
+                         materialize(DenseElementsAttr::get(
+                             maskType, ArrayRef<bool>(mask))),
+                         *product, result));
+    }
+    if (b + 1 < bits) {
+      FailureOr<Value> squared = binary<MulOp>(base, base);
+      if (failed(squared))
+        return failure();
+      base = *squared;
+    }
+  }
+  return result;
+}
+
 LogicalResult Importer::importBinary() {
   StringRef op = node->op_type();
   bool variadic = op == "Max" || op == "Min";
@@ -229,7 +315,9 @@ LogicalResult Importer::importBinary() {
     // Pow's exponent may have another type: bring it to the base's.
     if (op == "Pow" && isFloat(result))
       rhs = convert(rhs, tensorType(result).getElementType());
-    FailureOr<Value> r = binaryByName(op, result, rhs);
+    FailureOr<Value> r = op == "Pow" && !isFloat(result)
+                             ? integerPow(result, rhs)
+                             : binaryByName(op, result, rhs);
     if (failed(r))
       return failure();
     result = *r;

@@ -223,6 +223,7 @@ public:
   LogicalResult importIdentity();
   LogicalResult importDropout();
   LogicalResult importBinary();
+  FailureOr<Value> integerPow(Value x, Value y);
   LogicalResult importLegacyBinary();
   LogicalResult importGlobalPool(bool isMax);
   LogicalResult importTranspose();

@@ -6,8 +6,8 @@
 // Mod, ConstantOfShape, Range and Expand. With static shapes their inputs
 // are constants and they fold at import time (Fold.cpp); Crest has no
 // kernels for them, so a value computed at run time is an error naming the
-// node, except Expand of a float tensor, which is a broadcasting multiply
-// by ones.
+// node, except Expand, which broadcasts with a multiply by ones (floats) or
+// a select (integers and bools).
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,16 +230,18 @@ LogicalResult Importer::importExpand() {
   if (type == tensorType(x))
     return setOutput(0, x);
   // A float tensor computed at run time broadcasts through a multiply by
-  // ones, which is exact (x * 1 = x for every x, -0 and NaN included).
-  if (!isFloat(x))
-    return error() << "input #0 ('" << node->input(0)
-                   << "') is computed at run time; Expand of an integer "
-                      "tensor folds only on constants, and Crest has no "
-                      "kernel for it";
+  // ones, which is exact (x * 1 = x for every x, -0 and NaN included); an
+  // integer or bool one through a select of x with a true condition of
+  // the given shape.
   if (!checkedProduct(*shape, kMaxTensorElements))
     return error() << "the result (" << formatShape(*shape)
                    << ") has too many elements (the limit is "
                    << kMaxTensorElements << ")";
+  if (!isFloat(x)) {
+    Value always = materialize(DenseElementsAttr::get(
+        RankedTensorType::get(*given, builder.getI1Type()), true));
+    return setOutput(0, SelectOp::create(builder, loc, type, always, x, x));
+  }
   auto f = cast<FloatType>(element);
   Value ones = materialize(DenseElementsAttr::get(
       RankedTensorType::get(*given, element),

@@ -93,9 +93,9 @@ def lstm(x, w, r, b, h, c, p, clip, reverse):
         g = np.tanh(cl(xt @ wc.T + h @ rc.T + wbc + rbc))
         c = f * c + i * g
         o = sigmoid(cl(xt @ wo.T + h @ ro.T + wbo + rbo + po * c))
-        # The clip applies to the input of every activation, h's too (the
-        # cell state itself is kept unclipped), as onnxruntime does.
-        h = o * np.tanh(cl(c))
+        # The clip bounds the gates' inputs only: the cell state goes into
+        # h unclipped, as onnxruntime computes it.
+        h = o * np.tanh(c)
         ys[t] = h
     assert hs == h.shape[-1]
     return np.stack(ys), h, c

@@ -16,8 +16,8 @@ with the reason:
 
 Shape operands the tests give as graph inputs are bound at compile time
 (--onnx-bind-input) when crest-compile says they must be constants; the
-inputs of an op Crest folds on constants only (integer Div, Mod, Where,
-Range, ...: "is computed at run time") are all bound, and a pass then says
+inputs of an op Crest folds on constants only (integer Div, Mod, Range,
+...: "is computed at run time") are all bound, and a pass then says
 "folded at compile time".
   deviation    a mismatch in a test whose data disagrees with the ONNX
                specification Crest follows (KNOWN_DEVIATIONS, with reasons)
@@ -168,8 +168,8 @@ def run_test(args, op, path):
             result = compile_with(extra)
         folded = False
         if result.returncode != 0 and "is computed at run time" in result.stderr:
-            # An op Crest folds on constants only (integer Div, Mod, Equal,
-            # Where, Range, ...): bind every input, so that the test checks
+            # An op Crest folds on constants only (integer Div, Mod, Range,
+            # ...): bind every input, so that the test checks
             # the folded result (reported as such).
             extra = ["--onnx-bind-input=%s=%s" %
                      (name, os.path.join(data_dir, file))

@@ -90,8 +90,9 @@ crest_compiler_session_destroy(crest_compiler_session *session);
  *                        #crest.target); checked when compiling
  *   emit                 "package" (default), "hsaco" (one gpu.module),
  *                        "mlir", "llvm" or "asm"
- *   precision            ONNX: "f32" (default), "f16", "bf16", "fp8" or
- *                        "auto" (docs/Precision.md)
+ *   precision            ONNX, TOSA and linalg: "f32" (ONNX's default),
+ *                        "f16", "bf16", "fp8" or "auto" (docs/Precision.md,
+ *                        docs/FrontEnds.md)
  *   onnx-dims            ONNX: "name=size[,name=size...]"
  *   code-object-version  "4", "5" (default) or "6"
  *   opt-level            "0" to "3" (default)

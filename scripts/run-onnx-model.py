@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Compiles an ONNX model with Crest, runs it and compares with its test data.
+"""Compiles a model with Crest, runs it and compares with its test data.
 
   scripts/run-onnx-model.py MODEL_DIR --target gfx942 --precision f32 \\
       --tolerance 1e-3 [--build build] [--seeds 0,7] [--compile-arg=ARG...]
 
 MODEL_DIR has the ONNX backend-test layout (model.onnx and
-test_data_set_0/{input_N.pb,output_N.pb}). The model is compiled with
+test_data_set_0/{input_N.pb,output_N.pb}), or model.mlir (a crest, TOSA or
+linalg graph) in place of model.onnx and .npy files in place of the .pb
+ones. The model is compiled with
 crest-compile to a package and run with crest-run on the emulator (race
 detector on) once per interleaving (--seeds: 0 is the default round-robin
 scheduler, other values draw the wave order and quanta from that seed).
@@ -58,9 +60,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         package = os.path.join(tmp, "model.crest")
         start = time.perf_counter()
+        model = os.path.join(args.model_dir, "model.onnx")
+        if not os.path.exists(model):
+            model = os.path.join(args.model_dir, "model.mlir")
         result = subprocess.run(
-            [os.path.join(bin_dir, "crest-compile"),
-             os.path.join(args.model_dir, "model.onnx"),
+            [os.path.join(bin_dir, "crest-compile"), model,
              "--target=" + args.target, "--precision=" + args.precision,
              "-o", package] + args.compile_arg, capture_output=True,
             text=True)
@@ -87,8 +91,11 @@ def main():
                 command += ["--input", os.path.join(data_dir, f)]
             expected = []
             for index, f in enumerate(outputs):
-                with open(os.path.join(data_dir, f), "rb") as handle:
-                    _, array = read_tensor(handle.read())
+                if f.endswith(".npy"):
+                    array = np.load(os.path.join(data_dir, f))
+                else:
+                    with open(os.path.join(data_dir, f), "rb") as handle:
+                        _, array = read_tensor(handle.read())
                 path = os.path.join(tmp, "out%d.npy" % index)
                 command += ["--output", path]
                 expected.append((f, array, path))

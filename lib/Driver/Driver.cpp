@@ -6,6 +6,7 @@
 
 #include "crest/Driver/Driver.h"
 
+#include "crest/Conversion/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Host/HostPlanner.h"
 #include "crest/Import/OnnxImport.h"
@@ -195,11 +196,9 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
   bool isOnnx = opts.format == InputFormat::ONNX ||
                 (opts.format == InputFormat::Auto &&
                  StringRef(inputName).ends_with(".onnx"));
-  if (!isOnnx && (!opts.precision.empty() || !opts.onnxDims.empty() ||
-                  !opts.onnxConstantInputs.empty()))
-    return reporter.fail("--precision, --onnx-dims and --onnx-bind-input "
-                         "apply to ONNX inputs only; an MLIR graph states its "
-                         "precision on each op");
+  if (!isOnnx && (!opts.onnxDims.empty() || !opts.onnxConstantInputs.empty()))
+    return reporter.fail("--onnx-dims and --onnx-bind-input apply to ONNX "
+                         "inputs only");
   // ONNX files have no lines: name the node instead. Every op the importer
   // creates is located at `NameLoc(node, file:0:0)`.
   std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
@@ -263,6 +262,29 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     return failure();
   if (failed(checkTensorSizes(*module)))
     return failure();
+
+  // TOSA and linalg graphs become crest graphs first; --precision applies
+  // to their contractions as it does to ONNX's. A crest graph states its
+  // precision on each op.
+  if (!isOnnx) {
+    bool frontEnd = hasFrontEndOps(*module);
+    if (!frontEnd && !opts.precision.empty())
+      return reporter.fail("--precision applies to ONNX, TOSA and linalg "
+                           "inputs; a crest graph states its precision on "
+                           "each op");
+    if (frontEnd) {
+      // fp8 and auto: the graph's own types, then the planner.
+      if (!planned && !opts.precision.empty() &&
+          !parseMatrixPrecision(opts.precision))
+        return reporter.fail("--precision must be f32, f16, bf16, fp8 or "
+                             "auto, got '" +
+                             opts.precision + "'");
+      mlir::PassManager pm(&context);
+      buildFrontEndConversionPipeline(pm, planned ? "" : opts.precision);
+      if (failed(pm.run(*module)))
+        return failure();
+    }
+  }
 
   // The chip: CompileOptions::chip, else the module's #crest.target.
   std::string chipName = opts.chip;

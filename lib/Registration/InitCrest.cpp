@@ -5,6 +5,7 @@
 
 #include "crest/Codegen/Passes.h"
 #include "crest/Codegen/Transforms/Passes.h"
+#include "crest/Conversion/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 #include "crest/Pipelines/Pipelines.h"
@@ -27,6 +28,7 @@ void crest::registerAllCrestDialects(mlir::DialectRegistry &registry) {
 
 void crest::registerCrestPasses() {
   crest::registerCrestTransformsPasses();
+  crest::registerCrestConversionPasses();
   crest::registerCrestCodegenPasses();
   crest::registerCrestCodegenTransformsPasses();
   crest::registerCrestPipelines();

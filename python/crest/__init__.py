@@ -181,8 +181,9 @@ def compile(source, target=None, precision=None, onnx_dims=None,
         ModelProto; `format` or the content decides), or MLIR text as a str
         with newlines.
     target: the chip ("gfx942", ...; default: the graph's #crest.target).
-    precision: ONNX models only: "f32" (default), "f16" or "bf16", the type
-        Conv/Gemm/MatMul read.
+    precision: ONNX models, TOSA and linalg graphs: "f32" (ONNX's default),
+        "f16" or "bf16", the type contractions read; "fp8" or "auto"
+        (docs/Precision.md).
     onnx_dims: ONNX models only: sizes of symbolic dimensions, a dict or
         "name=size,...".
     emit: "package" (default), "hsaco", "mlir", "llvm" or "asm".

@@ -164,6 +164,53 @@ class CompileTest(unittest.TestCase):
             crest.compile(LAYER, format="tosa")
 
 
+TOSA_CONV = """
+func.func @conv(%x: tensor<1x2x2x3xf32>) -> tensor<1x2x2x2xf32> {{
+  %w = "tosa.const"() <{{values = dense<{w}> : tensor<2x1x1x3xf32>}}> : () -> tensor<2x1x1x3xf32>
+  %b = "tosa.const"() <{{values = dense<{b}> : tensor<2xf32>}}> : () -> tensor<2xf32>
+  %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x3xf32>, tensor<2x1x1x3xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32>
+  %r = tosa.clamp %y {{max_val = 6.0 : f32, min_val = 0.0 : f32}} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %r : tensor<1x2x2x2xf32>
+}}
+"""
+
+
+class FrontEndTest(unittest.TestCase):
+    """TOSA and linalg input (docs/FrontEnds.md) through crest.compile."""
+
+    def test_tosa_against_numpy(self):
+        w = np.array([[[[0.5, -1.0, 0.25]]], [[[-0.75, 2.0, 1.0]]]])
+        b = np.array([0.125, -0.5])
+        text = TOSA_CONV.format(w=w.tolist(), b=b.tolist())
+        for precision in (None, "f16"):
+            options = {"precision": precision} if precision else {}
+            package = crest.compile(text, target="gfx942", name="conv.mlir",
+                                    **options)
+            x = np.random.default_rng(5).uniform(
+                -2, 2, (1, 2, 2, 3)).astype(np.float32)
+            y = crest.run(package, {"input0": x}, device="emu")["output0"]
+            # NHWC x OHWI: y[n, h, w, o] = sum_i x[n, h, w, i] w[o, 0, 0, i].
+            reference = np.clip(
+                np.einsum("nhwi,oi->nhwo", x.astype(np.float64),
+                          w[:, 0, 0, :]) + b, 0, 6)
+            self.assertGreater(np.count_nonzero(reference), 2)
+            tolerance = 1e-6 if precision is None else 5e-3
+            np.testing.assert_allclose(y, reference, rtol=tolerance,
+                                       atol=tolerance)
+
+    def test_unsupported_tosa_op(self):
+        text = ("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                "  %y = tosa.sin %x : (tensor<4xf32>) -> tensor<4xf32>\n"
+                "  return %y : tensor<4xf32>\n}\n")
+        with self.assertRaises(crest.CompileError) as caught:
+            crest.compile(text, target="gfx942", name="sin.mlir")
+        self.assertEqual(caught.exception.message,
+                         "'tosa.sin' is not supported by Crest's TOSA "
+                         "conversion")
+        self.assertEqual(caught.exception.location, "sin.mlir:2:8")
+
+
 class RunTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

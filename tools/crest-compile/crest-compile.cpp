@@ -27,7 +27,9 @@
 //                 graph, with every code object; -o PATH (default:
 //                 <input stem>.crest). The default when -o ends in ".crest".
 // An .onnx input (or --input-format=onnx) is imported first (docs/Onnx.md);
-// --precision, --onnx-dims and --onnx-bind-input apply to it.
+// --onnx-dims and --onnx-bind-input apply to it. An MLIR input of TOSA or
+// linalg ops is converted to crest ops first (crest-convert-tosa,
+// crest-convert-linalg; docs/Compiling.md). --precision applies to both.
 // Text outputs start each gpu.module with a "; gpu.module @name" line.
 // --report prints a table of every kernel's resources to stdout, after the
 // output.
@@ -182,9 +184,10 @@ static cl::opt<InputFormat> inputFormat(
     cl::cat(category));
 static cl::opt<std::string> precisionFlag(
     "precision",
-    cl::desc("ONNX input: element type Conv/Gemm/MatMul read, f32 "
-             "(default), f16 or bf16; they accumulate in f32. fp8: the "
-             "chip's fp8 with scales, per contraction (docs/Precision.md)"),
+    cl::desc("ONNX, TOSA or linalg input: element type the contractions "
+             "read, f32, f16 or bf16 (default: ONNX f32, TOSA and linalg "
+             "their own types); they accumulate in f32. fp8: the chip's fp8 "
+             "with scales, per contraction (docs/Precision.md)"),
     cl::value_desc("type"), cl::cat(category));
 static cl::opt<std::string> calibration(
     "calibration",
@@ -496,9 +499,8 @@ static int run(int argc, char **argv) {
       options.onnxConstantInputs[name] = (*file)->getBuffer().str();
     }
   } else if (!opts.onnxBindInputs.empty()) {
-    return fail("--precision, --onnx-dims and --onnx-bind-input apply to "
-                "ONNX inputs only; an MLIR graph states its precision on "
-                "each op");
+    return fail("--onnx-dims and --onnx-bind-input apply to ONNX inputs "
+                "only");
   }
 
   mlir::DialectRegistry registry;

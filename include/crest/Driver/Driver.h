@@ -82,8 +82,9 @@ struct CompileOptions {
   /// locations; empty: the buffer's identifier. (crest-compile names stdin
   /// "-" there, while MLIR's parser calls the buffer "<stdin>".)
   std::string inputName;
-  /// ONNX inputs only: "f32", "f16" or "bf16"; "name=size,..."; graph
-  /// inputs compiled as constants (serialized TensorProtos, by name).
+  /// ONNX, TOSA and linalg inputs: "f32", "f16", "bf16", "fp8" or "auto";
+  /// ONNX inputs only: "name=size,..."; graph inputs compiled as constants
+  /// (serialized TensorProtos, by name).
   std::string precision, onnxDims;
   /// --precision=fp8 (docs/Precision.md): the calibration input sets'
   /// directory (empty: none), the activations' margin in bits, per output

@@ -77,18 +77,9 @@ Value conversion::castTo(OpBuilder &b, Location loc, Value value,
   auto resultType = RankedTensorType::get(type.getShape(), element);
   DenseElementsAttr attr;
   if (matchPattern(value, m_Constant(&attr)) &&
-      isa<FloatType>(type.getElementType()) && isa<FloatType>(element)) {
-    const llvm::fltSemantics &semantics =
-        cast<FloatType>(element).getFloatSemantics();
-    DenseElementsAttr converted =
-        attr.mapValues(element, [&](const APFloat &v) {
-          APFloat copy = v;
-          bool lost;
-          copy.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-          return copy.bitcastToAPInt();
-        });
-    return arith::ConstantOp::create(b, loc, converted);
-  }
+      isa<FloatType>(type.getElementType()) && isa<FloatType>(element))
+    return arith::ConstantOp::create(
+        b, loc, castFloatElements(attr, cast<FloatType>(element)));
   return b.createOrFold<CastOp>(loc, resultType, value);
 }
 
@@ -191,7 +182,8 @@ Value conversion::splat(OpBuilder &b, Location loc, Type element, double value,
     scalar = b.getBoolAttr(value != 0);
   else
     scalar = b.getIntegerAttr(element, int64_t(value));
-  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, scalar));
+  return arith::ConstantOp::create(b, loc,
+                                   DenseElementsAttr::get(type, scalar));
 }
 
 std::optional<double> conversion::getConstantSplat(Value value) {
@@ -559,7 +551,8 @@ struct FoldBroadcastIntoElementwise : RewritePattern {
       SmallVector<int64_t> broadcast(tensorType(x).getShape());
       for (OpOperand &other : op->getOpOperands())
         if (&other != &operand)
-          broadcast = broadcastShape(broadcast, tensorType(other.get()).getShape());
+          broadcast =
+              broadcastShape(broadcast, tensorType(other.get()).getShape());
       if (ArrayRef<int64_t>(broadcast) != shape)
         continue;
       rewriter.modifyOpInPlace(op, [&] { operand.set(x); });
@@ -577,12 +570,26 @@ void conversion::populateGraphPatterns(RewritePatternSet &patterns) {
       patterns.getContext());
 }
 
-LogicalResult conversion::applyToGraphs(ModuleOp module,
-                                        FrozenRewritePatternSet patterns) {
+LogicalResult conversion::runGraphConversion(
+    ModuleOp module, StringRef pass, StringRef precision,
+    function_ref<void(RewritePatternSet &, ConversionContext &)> populate,
+    ArrayRef<StringRef> dialects, StringRef what) {
+  MLIRContext *context = module.getContext();
+  ConversionContext ctx;
+  FailureOr<Type> matrixType = parseMatrixType(context, precision);
+  if (failed(matrixType))
+    return module.emitError() << pass
+                              << ": precision must be f32, f16 or bf16, got '"
+                              << precision << "'";
+  ctx.matrixType = *matrixType;
+  RewritePatternSet patterns(context);
+  populate(patterns, ctx);
+  populateGraphPatterns(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
   for (auto graph : module.getOps<FunctionOpInterface>())
-    if (failed(applyPatternsGreedily(graph, patterns)))
-      return failure();
-  return success();
+    if (failed(applyPatternsGreedily(graph, frozen)))
+      return module.emitError() << pass << ": the rewrites did not converge";
+  return reportUnconverted(module, dialects, ctx.reasons, what);
 }
 
 LogicalResult conversion::reportUnconverted(ModuleOp module,

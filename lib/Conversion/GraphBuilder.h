@@ -15,7 +15,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -115,15 +114,22 @@ mlir::DenseElementsAttr toDenseElements(mlir::Attribute attr);
 /// is skipped; a dense_resource constant becomes dense elements.
 void populateGraphPatterns(mlir::RewritePatternSet &patterns);
 
-/// Applies `patterns` to the graphs of `module`: its top-level functions
-/// (never the kernels of a gpu.module). Failure if they do not converge.
-mlir::LogicalResult applyToGraphs(mlir::ModuleOp module,
-                                  mlir::FrozenRewritePatternSet patterns);
+/// What each conversion pass does: parses its `precision` option, applies
+/// `populate`'s patterns and the graph patterns to the graphs of `module` (its
+/// top-level functions, never the kernels of a gpu.module), and reports
+/// every op of `dialects` left (reportUnconverted). Errors name `pass`.
+mlir::LogicalResult runGraphConversion(
+    mlir::ModuleOp module, llvm::StringRef pass, llvm::StringRef precision,
+    llvm::function_ref<void(mlir::RewritePatternSet &, ConversionContext &)>
+        populate,
+    llvm::ArrayRef<llvm::StringRef> dialects, llvm::StringRef what);
 
-/// Emits an error for every op of `dialects` still in `module`'s graphs: the reason a
-/// pattern recorded, else that `what` does not support it. Failure if any.
+/// Emits an error for every op of `dialects` still in `module`'s graphs: the
+/// reason a pattern recorded, else that `what` does not support it. Failure
+/// if any.
 mlir::LogicalResult
-reportUnconverted(mlir::ModuleOp module, llvm::ArrayRef<llvm::StringRef> dialects,
+reportUnconverted(mlir::ModuleOp module,
+                  llvm::ArrayRef<llvm::StringRef> dialects,
                   const FailureReasons &reasons, llvm::StringRef what);
 
 } // namespace crest::conversion

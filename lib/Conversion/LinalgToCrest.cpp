@@ -91,7 +91,8 @@ static Value broadcastTo(OpBuilder &b, Location loc, Value value,
   Type element = type.getElementType();
   auto full = RankedTensorType::get(shape, element);
   if (isa<FloatType>(element))
-    return MulOp::create(b, loc, full, value, splat(b, loc, element, 1.0, shape));
+    return MulOp::create(b, loc, full, value,
+                         splat(b, loc, element, 1.0, shape));
   Value yes = splat(b, loc, b.getI1Type(), 1.0, shape);
   return SelectOp::create(b, loc, full, yes, value, value);
 }
@@ -172,7 +173,8 @@ struct ContractionPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
       c = binary<AddOp>(rewriter, loc, c,
                         castTo(rewriter, loc, initValue, precision.getOut()));
     }
-    rewriter.replaceOp(op, castTo(rewriter, loc, c, resultType.getElementType()));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, c, resultType.getElementType()));
     return success();
   }
 
@@ -329,7 +331,8 @@ struct ConvPattern : OpInterfaceRewritePattern<linalg::LinalgOp> {
               : castTo(rewriter, loc, init, precision.getOut());
       y = binary<AddOp>(rewriter, loc, y, initValue);
     }
-    rewriter.replaceOp(op, castTo(rewriter, loc, y, resultType.getElementType()));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, y, resultType.getElementType()));
     return success();
   }
 
@@ -466,7 +469,8 @@ public:
   }
 
 private:
-  template <typename OpTy> FailureOr<Value> unary(Operation *op, std::string &why) {
+  template <typename OpTy>
+  FailureOr<Value> unary(Operation *op, std::string &why) {
     FailureOr<Value> x = get(op->getOperand(0), why);
     if (failed(x))
       return failure();
@@ -701,7 +705,8 @@ struct GenericPattern : OpRewritePattern<linalg::GenericOp> {
       SmallVector<int64_t> order(dims.size());
       for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-      llvm::sort(order, [&](int64_t a, int64_t b) { return dims[a] < dims[b]; });
+      llvm::sort(order,
+                 [&](int64_t a, int64_t b) { return dims[a] < dims[b]; });
       Value t = transpose(rewriter, loc, operand, order);
       SmallVector<int64_t> shape(loops.size(), 1);
       for (unsigned d : dims)
@@ -902,9 +907,8 @@ struct ExtractSlicePattern : OpRewritePattern<tensor::ExtractSliceOp> {
                                 PatternRewriter &rewriter) const override {
     if (failed(checkStatic(op, ctx.reasons, rewriter)))
       return failure();
-    if (!op.hasUnitStride() && llvm::any_of(op.getStaticStrides(), [](int64_t s) {
-          return ShapedType::isDynamic(s);
-        }))
+    if (llvm::any_of(op.getStaticStrides(),
+                     [](int64_t s) { return ShapedType::isDynamic(s); }))
       return ctx.reasons.fail(rewriter, op, "its strides must be constants");
     if (llvm::any_of(op.getStaticOffsets(),
                      [](int64_t o) { return ShapedType::isDynamic(o); }) ||
@@ -977,32 +981,19 @@ struct ConvertLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *context = &getContext();
-    ConversionContext ctx;
-    FailureOr<Type> matrixType = parseMatrixType(context, precision);
-    if (failed(matrixType)) {
-      module.emitError() << "crest-convert-linalg: precision must be f32, "
-                            "f16 or bf16, got '"
-                         << precision << "'";
-      return signalPassFailure();
-    }
-    ctx.matrixType = *matrixType;
-    RewritePatternSet patterns(context);
-    patterns.add<ContractionPattern, ConvPattern, PoolPattern, GenericPattern,
-                 SoftmaxPattern, FillPattern,
-                 ReshapeLikePattern<tensor::ExpandShapeOp>,
-                 ReshapeLikePattern<tensor::CollapseShapeOp>,
-                 ExtractSlicePattern, ConcatPattern, PadPattern>(context, ctx);
-    patterns.add<GeneralizePattern>(context);
-    populateGraphPatterns(patterns);
-    if (failed(applyToGraphs(module, std::move(patterns)))) {
-      module.emitError()
-          << "crest-convert-linalg: the rewrites did not converge";
-      return signalPassFailure();
-    }
-    if (failed(reportUnconverted(module, {"linalg", "tensor"}, ctx.reasons,
-                                 "Crest's linalg conversion")))
+    auto populate = [](RewritePatternSet &patterns, ConversionContext &ctx) {
+      MLIRContext *context = patterns.getContext();
+      patterns.add<ContractionPattern, ConvPattern, PoolPattern,
+                   GenericPattern, SoftmaxPattern, FillPattern,
+                   ReshapeLikePattern<tensor::ExpandShapeOp>,
+                   ReshapeLikePattern<tensor::CollapseShapeOp>,
+                   ExtractSlicePattern, ConcatPattern, PadPattern>(context,
+                                                                   ctx);
+      patterns.add<GeneralizePattern>(context);
+    };
+    if (failed(runGraphConversion(getOperation(), getArgument(), precision,
+                                  populate, {"linalg", "tensor"},
+                                  "Crest's linalg conversion")))
       signalPassFailure();
   }
 };

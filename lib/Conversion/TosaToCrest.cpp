@@ -1,4 +1,4 @@
-//===- TosaToCrest.cpp - crest-convert-tosa --------------------------------===//
+//===- TosaToCrest.cpp - crest-convert-tosa -------------------------------===//
 //
 // TOSA graphs (the TOSA 1.0 ops of MLIR 22) to crest ops on the same tensors.
 // Convolutions and pooling read NHWC in TOSA and NCHW in crest: each becomes
@@ -44,7 +44,8 @@ template <typename OpTy> struct TosaPattern : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const final {
-    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+    for (Value value :
+         llvm::concat<Value>(op->getOperands(), op->getResults())) {
       if (isa<tosa::shapeType>(value.getType()))
         continue;
       auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -223,8 +224,8 @@ struct ClampPattern : TosaPattern<tosa::ClampOp> {
     auto hi = cast<IntegerAttr>(op.getMaxVal()).getValue().getSExtValue();
     Value low = MaxOp::create(rewriter, loc, op.getType(), x,
                               splat(rewriter, loc, element, double(lo)));
-    rewriter.replaceOpWithNewOp<MinOp>(op, op.getType(), low,
-                                       splat(rewriter, loc, element, double(hi)));
+    rewriter.replaceOpWithNewOp<MinOp>(
+        op, op.getType(), low, splat(rewriter, loc, element, double(hi)));
     return success();
   }
 };
@@ -424,8 +425,8 @@ static Value buildConvolution(PatternRewriter &rewriter, Operation *op,
                               const ConversionContext &ctx) {
   Location loc = op->getLoc();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  Value x = contractionOperand(rewriter, loc, nchwFromNhwc(rewriter, loc, input),
-                               ctx);
+  Value x = contractionOperand(rewriter, loc,
+                               nchwFromNhwc(rewriter, loc, input), ctx);
   Value w = contractionOperand(rewriter, loc, filter, ctx);
   PrecisionAttr precision = contractionPrecision(x, w);
   Type acc = precision.getOut();
@@ -528,54 +529,41 @@ struct ConvertTosaPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *context = &getContext();
-    ConversionContext ctx;
-    FailureOr<Type> matrixType = parseMatrixType(context, precision);
-    if (failed(matrixType)) {
-      module.emitError() << "crest-convert-tosa: precision must be f32, f16 "
-                            "or bf16, got '"
-                         << precision << "'";
-      return signalPassFailure();
-    }
-    ctx.matrixType = *matrixType;
-
-    RewritePatternSet patterns(context);
-    patterns.add<
-        UnaryPattern<tosa::AbsOp, AbsOp>, UnaryPattern<tosa::CeilOp, CeilOp>,
-        UnaryPattern<tosa::FloorOp, FloorOp>, UnaryPattern<tosa::ExpOp, ExpOp>,
-        UnaryPattern<tosa::LogOp, LogOp>, UnaryPattern<tosa::TanhOp, TanhOp>,
-        UnaryPattern<tosa::SigmoidOp, SigmoidOp>,
-        UnaryPattern<tosa::ErfOp, ErfOp>,
-        BinaryPattern<tosa::AddOp, AddOp>, BinaryPattern<tosa::SubOp, SubOp>,
-        BinaryPattern<tosa::MaximumOp, MaxOp>,
-        BinaryPattern<tosa::MinimumOp, MinOp>,
-        BinaryPattern<tosa::PowOp, PowOp, /*FloatOnly=*/true>,
-        BinaryPattern<tosa::EqualOp, EqualOp>,
-        BinaryPattern<tosa::GreaterOp, GreaterOp>,
-        BinaryPattern<tosa::GreaterEqualOp, GreaterEqualOp>,
-        BinaryPattern<tosa::LogicalAndOp, AndOp>,
-        BinaryPattern<tosa::LogicalOrOp, OrOp>,
-        BinaryPattern<tosa::LogicalXorOp, XorOp>, MulPattern, NegatePattern,
-        ReciprocalPattern<tosa::ReciprocalOp, false>,
-        ReciprocalPattern<tosa::RsqrtOp, true>, ClampPattern, CastPattern,
-        SelectPattern, ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
-        ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
-        ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
-        ReducePattern<tosa::ReduceProductOp, ReduceProdOp>, ReshapePattern,
-        TransposePattern, SlicePattern, ConcatPattern, PadPattern, TilePattern,
-        ConstPattern, MatMulPattern, Conv2DPattern, DepthwiseConv2DPattern,
-        PoolPattern<tosa::AvgPool2dOp>, PoolPattern<tosa::MaxPool2dOp>>(
-        context, ctx);
-    patterns.add<UnaryPattern<tosa::LogicalNotOp, NotOp, false>>(context, ctx);
-    populateGraphPatterns(patterns);
-    if (failed(applyToGraphs(module, std::move(patterns)))) {
-      module.emitError()
-          << "crest-convert-tosa: the rewrites did not converge";
-      return signalPassFailure();
-    }
-    if (failed(reportUnconverted(module, {"tosa"}, ctx.reasons,
-                                 "Crest's TOSA conversion")))
+    auto populate = [](RewritePatternSet &patterns, ConversionContext &ctx) {
+      patterns.add<
+          UnaryPattern<tosa::AbsOp, AbsOp>, UnaryPattern<tosa::CeilOp, CeilOp>,
+          UnaryPattern<tosa::FloorOp, FloorOp>,
+          UnaryPattern<tosa::ExpOp, ExpOp>,
+          UnaryPattern<tosa::LogOp, LogOp>, UnaryPattern<tosa::TanhOp, TanhOp>,
+          UnaryPattern<tosa::SigmoidOp, SigmoidOp>,
+          UnaryPattern<tosa::ErfOp, ErfOp>,
+          BinaryPattern<tosa::AddOp, AddOp>, BinaryPattern<tosa::SubOp, SubOp>,
+          BinaryPattern<tosa::MaximumOp, MaxOp>,
+          BinaryPattern<tosa::MinimumOp, MinOp>,
+          BinaryPattern<tosa::PowOp, PowOp, /*FloatOnly=*/true>,
+          BinaryPattern<tosa::EqualOp, EqualOp>,
+          BinaryPattern<tosa::GreaterOp, GreaterOp>,
+          BinaryPattern<tosa::GreaterEqualOp, GreaterEqualOp>,
+          BinaryPattern<tosa::LogicalAndOp, AndOp>,
+          BinaryPattern<tosa::LogicalOrOp, OrOp>,
+          BinaryPattern<tosa::LogicalXorOp, XorOp>, MulPattern, NegatePattern,
+          ReciprocalPattern<tosa::ReciprocalOp, false>,
+          ReciprocalPattern<tosa::RsqrtOp, true>, ClampPattern, CastPattern,
+          SelectPattern, ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
+          ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
+          ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
+          ReducePattern<tosa::ReduceProductOp, ReduceProdOp>, ReshapePattern,
+          TransposePattern, SlicePattern, ConcatPattern, PadPattern,
+          TilePattern,
+          ConstPattern, MatMulPattern, Conv2DPattern, DepthwiseConv2DPattern,
+          PoolPattern<tosa::AvgPool2dOp>, PoolPattern<tosa::MaxPool2dOp>>(
+          patterns.getContext(), ctx);
+      patterns.add<UnaryPattern<tosa::LogicalNotOp, NotOp, false>>(
+          patterns.getContext(), ctx);
+    };
+    if (failed(runGraphConversion(getOperation(), getArgument(), precision,
+                                  populate, {"tosa"},
+                                  "Crest's TOSA conversion")))
       signalPassFailure();
   }
 };

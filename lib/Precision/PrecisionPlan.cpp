@@ -538,9 +538,8 @@ Value Planner::toF16(Operation *op, Value v) {
   auto resultType = RankedTensorType::get(type.getShape(), f16);
   if (DenseElementsAttr attr = getConstant(v)) {
     builder.setInsertionPoint(op);
-    DenseElementsAttr converted = attr.mapValues(f16, [&](const APFloat &x) {
-      return sem::castFloat(x, APFloat::IEEEhalf()).bitcastToAPInt();
-    });
+    DenseElementsAttr converted =
+        castFloatElements(attr, cast<FloatType>(f16));
     return arith::ConstantOp::create(builder, op->getLoc(), converted);
   }
   if (Value slot = halves.lookup(v))

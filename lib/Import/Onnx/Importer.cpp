@@ -381,18 +381,8 @@ Value Importer::convert(Value value, Type element) {
   // Fold conversions of float constants (weights) at import time.
   DenseElementsAttr attr;
   if (matchPattern(value, m_Constant(&attr)) &&
-      isa<FloatType>(type.getElementType()) && isa<FloatType>(element)) {
-    const llvm::fltSemantics &semantics =
-        cast<FloatType>(element).getFloatSemantics();
-    DenseElementsAttr converted =
-        attr.mapValues(element, [&](const APFloat &v) {
-          APFloat copy = v;
-          bool lost;
-          copy.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-          return copy.bitcastToAPInt();
-        });
-    return materialize(converted);
-  }
+      isa<FloatType>(type.getElementType()) && isa<FloatType>(element))
+    return materialize(castFloatElements(attr, cast<FloatType>(element)));
   return CastOp::create(builder, loc, resultType, value);
 }
 

@@ -2,6 +2,7 @@
 //---------------------------------===//
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
+#include "crest/Semantics/Scalar.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Dialect/Crest/IR/Tuning.h"
 
@@ -98,6 +99,14 @@ TargetAttr crest::lookupTarget(Operation *op) {
 }
 
 /// Folded elementwise ops and casts (CrestOps.cpp) become arith.constant.
+DenseElementsAttr crest::castFloatElements(DenseElementsAttr attr,
+                                           FloatType to) {
+  const llvm::fltSemantics &semantics = to.getFloatSemantics();
+  return attr.mapValues(to, [&](const APFloat &v) {
+    return sem::castFloat(v, semantics).bitcastToAPInt();
+  });
+}
+
 Operation *CrestDialect::materializeConstant(OpBuilder &builder,
                                              Attribute value, Type type,
                                              Location loc) {

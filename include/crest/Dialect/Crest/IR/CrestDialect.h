@@ -34,6 +34,13 @@ namespace crest {
 /// XF32); std::nullopt for a type no matrix instruction reads.
 std::optional<ScalarKind> getScalarKind(mlir::Type type);
 
+/// A float constant converted to the float type `to` element by element as
+/// crest.cast converts (sem::castFloat: round to nearest even, fp8
+/// saturating): weights converted at compile time equal the cast kernel's
+/// results.
+mlir::DenseElementsAttr castFloatElements(mlir::DenseElementsAttr attr,
+                                          mlir::FloatType to);
+
 /// The `#crest.target` of the closest enclosing operation that has one, or
 /// null.
 TargetAttr lookupTarget(mlir::Operation *op);

@@ -8,6 +8,9 @@
 //
 //   %s = crest.batch_matmul %q, %k transpose_rhs  (or %kt: K^T as a tensor)
 //   [%s = crest.div %s, <splat c>  |  crest.mul %s, <splat c>]
+//   [%s = crest.add %s, %m]           (before or after the scale; %m a
+//                                      0 / -inf mask: a constant, or
+//                                      crest.select of 0 and -inf)
 //   %p = crest.softmax %s             (the last axis, f32)
 //   [%p = crest.cast %p to f16/bf16/fp8]
 //   %o = crest.batch_matmul %p, %v
@@ -33,6 +36,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
 
 namespace crest {
 #define GEN_PASS_DEF_CRESTFUSEATTENTIONPASS
@@ -93,6 +98,68 @@ Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v,
                            v);
 }
 
+/// Where an additive mask of 0 and -inf comes from: a select of 0 and -inf
+/// by a bool tensor (ONNX's Where, TOSA's select), or a constant. Found
+/// before anything is rewritten; materialize() builds the i1 mask
+/// (true: the pair is kept) crest.attention takes.
+struct MaskSource {
+  Value condition;       // select(condition, 0, -inf), or -inf and 0
+  bool negated = false;  //   with negated set
+  DenseElementsAttr constant;
+
+  static std::optional<MaskSource> match(Value m) {
+    constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+    if (auto select = m.getDefiningOp<SelectOp>()) {
+      std::optional<double> t = getSplatValue(select.getTrueValue());
+      std::optional<double> f = getSplatValue(select.getFalseValue());
+      if (t && f && *t == 0 && *f == kNegInf)
+        return MaskSource{select.getCondition(), false, {}};
+      if (t && f && *t == kNegInf && *f == 0)
+        return MaskSource{select.getCondition(), true, {}};
+      return std::nullopt;
+    }
+    DenseElementsAttr attr;
+    if (!matchPattern(m, m_Constant(&attr)) ||
+        !isa<FloatType>(attr.getElementType()))
+      return std::nullopt;
+    for (const APFloat &v : attr.getValues<APFloat>())
+      if (!v.isZero() && !(v.isInfinity() && v.isNegative()))
+        return std::nullopt;
+    return MaskSource{Value(), false, attr};
+  }
+
+  ArrayRef<int64_t> getShape() const {
+    return condition
+               ? cast<RankedTensorType>(condition.getType()).getShape()
+               : constant.getType().getShape();
+  }
+
+  Value materialize(PatternRewriter &rewriter, Location loc) const {
+    Value mask;
+    if (condition) {
+      mask = condition;
+      if (negated)
+        mask = NotOp::create(rewriter, loc, condition.getType(), condition);
+    } else {
+      SmallVector<bool> keep;
+      for (const APFloat &v : constant.getValues<APFloat>())
+        keep.push_back(v.isZero());
+      auto type = RankedTensorType::get(constant.getType().getShape(),
+                                        rewriter.getI1Type());
+      mask = arith::ConstantOp::create(rewriter, loc,
+                                       DenseElementsAttr::get(type, keep));
+    }
+    // At most [B, Hq, Lq, Lkv]: leading unit dimensions go.
+    ArrayRef<int64_t> shape = getShape();
+    ArrayRef<int64_t> kept = dropLeadingOnes(shape);
+    if (shape.size() > 4)
+      mask = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get(kept, rewriter.getI1Type()),
+          mask);
+    return mask;
+  }
+};
+
 struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
   FuseAttentionPattern(MLIRContext *context, bool remarks)
       : OpRewritePattern(context), remarks(remarks) {}
@@ -119,8 +186,28 @@ struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
       return rewriter.notifyMatchFailure(pv, "softmax not over the keys");
     if (!softmax.getType().getElementType().isF32())
       return rewriter.notifyMatchFailure(pv, "scores are not f32");
-    // The scale.
+    // An additive 0 / -inf mask, after the scale or (below) before it.
     Value s = peelUnitReshapes(softmax.getInput());
+    std::optional<MaskSource> mask;
+    auto takeMask = [&]() {
+      auto add = s.getDefiningOp<AddOp>();
+      if (mask || !add || !add->hasOneUse())
+        return;
+      for (auto [x, m] : {std::pair(add.getLhs(), add.getRhs()),
+                          std::pair(add.getRhs(), add.getLhs())}) {
+        // The scores side has the sum's shape; the mask broadcasts to it.
+        if (x.getType() != add.getType())
+          continue;
+        if (std::optional<MaskSource> source = MaskSource::match(m);
+            source && dropLeadingOnes(source->getShape()).size() <= 4) {
+          mask = source;
+          s = peelUnitReshapes(x);
+          return;
+        }
+      }
+    };
+    takeMask();
+    // The scale.
     double scale = 1.0;
     Operation *scaleOp = nullptr;
     if (auto divOp = s.getDefiningOp<DivOp>()) {
@@ -146,6 +233,7 @@ struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
               getElementTypeOrSelf(scaleOp->getResult(0).getType()))
         return failure();
       s = peelUnitReshapes(s);
+      takeMask();
     }
     auto qk = s.getDefiningOp<BatchMatmulOp>();
     if (!qk || !qk->hasOneUse() || qk.getTransposeLhs())
@@ -206,13 +294,15 @@ struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
                                      pvPrec.getAcc(), pvPrec.getOut());
     auto attention = AttentionOp::create(
         rewriter, loc, outType, /*lse=*/Type(), q4, k4, v4,
-        /*kv_length=*/Value(), /*mask=*/Value(),
+        /*kv_length=*/Value(),
+        /*mask=*/mask ? mask->materialize(rewriter, loc) : Value(),
         rewriter.getF32FloatAttr(float(scale)), CausalMask::None,
         /*window=*/IntegerAttr(), qkAttr, pvAttr);
     if (remarks)
       emitRemark(loc) << "attention: Q K^T of " << heads << " heads (" << lq
                       << " queries x " << lkv << " keys, head dim " << d
                       << ")" << (scaleOp ? ", the scale" : "")
+                      << (mask ? ", the 0 / -inf mask" : "")
                       << ", softmax"
                       << (pType != softmax.getType().getElementType()
                               ? ", the cast of P to " + print(pType)

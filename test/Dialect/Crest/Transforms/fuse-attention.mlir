@@ -101,3 +101,86 @@ func.func @non_splat_scale(%q: tensor<2x8x16xf16>, %k: tensor<2x8x16xf16>, %v: t
          : tensor<2x8x8xf16>, tensor<2x8x16xf16> -> tensor<2x8x16xf32>
   return %o : tensor<2x8x16xf32>
 }
+
+// -----
+
+// An additive mask of 0 and -inf, as ONNX exports write it (Where(mask, 0,
+// -inf) added to the scaled scores): its condition becomes the op's bool
+// mask, the pairs it keeps being the pairs the condition holds.
+// CHECK-LABEL: func.func @select_mask
+// CHECK-SAME: %[[M:[a-z0-9]+]]: tensor<1x64xi1>
+// CHECK: crest.attention %{{.*}}, %{{.*}}, %{{.*}} mask %[[M]] : tensor<1x64xi1> scale = 1.250000e-01
+// CHECK-NOT: crest.select
+// CHECK-NOT: crest.softmax
+func.func @select_mask(%q: tensor<4x16x64xf16>, %k: tensor<4x64x64xf16>, %v: tensor<4x64x64xf16>, %m: tensor<1x64xi1>) -> tensor<4x16x64xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<4x16x64xf16>, tensor<4x64x64xf16> -> tensor<4x16x64xf32>
+  %c = arith.constant dense<8.0> : tensor<f32>
+  %d = crest.div %s, %c : tensor<4x16x64xf32>, tensor<f32> -> tensor<4x16x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<f32>
+  %bias = crest.select %m, %zero, %ninf : tensor<1x64xi1>, tensor<f32>, tensor<f32> -> tensor<1x64xf32>
+  %a = crest.add %d, %bias : tensor<4x16x64xf32>, tensor<1x64xf32> -> tensor<4x16x64xf32>
+  %p = crest.softmax %a : tensor<4x16x64xf32>
+  %ph = crest.cast %p : tensor<4x16x64xf32> to tensor<4x16x64xf16>
+  // expected-remark @below {{attention: Q K^T of 4 heads (16 queries x 64 keys, head dim 64), the scale, the 0 / -inf mask, softmax, the cast of P to f16 and P V fused into one crest.attention (scale 1.250000e-01)}}
+  %o = crest.batch_matmul %ph, %v precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<4x16x64xf16>, tensor<4x64x64xf16> -> tensor<4x16x64xf32>
+  return %o : tensor<4x16x64xf32>
+}
+
+// -----
+
+// A constant mask added before the scale (an upper-triangular -inf, the
+// causal mask exporters bake in) becomes a constant bool mask: true where
+// the constant is 0. A select of -inf and 0 negates its condition.
+// CHECK-LABEL: func.func @constant_mask
+// CHECK: %[[B:.*]] = arith.constant dense<{{\[\[}}true, false], [true, true]]> : tensor<2x2xi1>
+// CHECK: crest.attention {{.*}} mask %[[B]] : tensor<2x2xi1> scale = 5.000000e-01
+// CHECK-LABEL: func.func @negated_mask
+// CHECK: %[[N:.*]] = crest.not %arg3 : tensor<2x2xi1>
+// CHECK: crest.attention {{.*}} mask %[[N]] : tensor<2x2xi1>
+func.func @constant_mask(%q: tensor<1x2x8xf32>, %k: tensor<1x2x8xf32>, %v: tensor<1x2x8xf32>) -> tensor<1x2x8xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x8xf32>, tensor<1x2x8xf32> -> tensor<1x2x2xf32>
+  %mask = arith.constant dense<[[0.0, 0xFF800000], [0.0, 0.0]]> : tensor<2x2xf32>
+  %a = crest.add %mask, %s : tensor<2x2xf32>, tensor<1x2x2xf32> -> tensor<1x2x2xf32>
+  %c = arith.constant dense<0.5> : tensor<f32>
+  %m = crest.mul %a, %c : tensor<1x2x2xf32>, tensor<f32> -> tensor<1x2x2xf32>
+  %p = crest.softmax %m : tensor<1x2x2xf32>
+  // expected-remark @below {{the 0 / -inf mask}}
+  %o = crest.batch_matmul %p, %v precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x2xf32>, tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  return %o : tensor<1x2x8xf32>
+}
+func.func @negated_mask(%q: tensor<1x2x8xf32>, %k: tensor<1x2x8xf32>, %v: tensor<1x2x8xf32>, %b: tensor<2x2xi1>) -> tensor<1x2x8xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x8xf32>, tensor<1x2x8xf32> -> tensor<1x2x2xf32>
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<f32>
+  %bias = crest.select %b, %ninf, %zero : tensor<2x2xi1>, tensor<f32>, tensor<f32> -> tensor<2x2xf32>
+  %a = crest.add %s, %bias : tensor<1x2x2xf32>, tensor<2x2xf32> -> tensor<1x2x2xf32>
+  %p = crest.softmax %a : tensor<1x2x2xf32>
+  // expected-remark @below {{the 0 / -inf mask}}
+  %o = crest.batch_matmul %p, %v precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x2xf32>, tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  return %o : tensor<1x2x8xf32>
+}
+
+// -----
+
+// An additive bias that is not 0 / -inf (-10000, or any learned bias)
+// changes the probabilities, so nothing is fused.
+// CHECK-LABEL: func.func @bias_not_mask
+// CHECK: crest.softmax
+// CHECK-NOT: crest.attention
+func.func @bias_not_mask(%q: tensor<1x2x8xf32>, %k: tensor<1x2x8xf32>, %v: tensor<1x2x8xf32>) -> tensor<1x2x8xf32> {
+  %s = crest.batch_matmul %q, %k transpose_rhs precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x8xf32>, tensor<1x2x8xf32> -> tensor<1x2x2xf32>
+  %bias = arith.constant dense<[[0.0, -10000.0], [0.0, 0.0]]> : tensor<2x2xf32>
+  %a = crest.add %s, %bias : tensor<1x2x2xf32>, tensor<2x2xf32> -> tensor<1x2x2xf32>
+  %p = crest.softmax %a : tensor<1x2x2xf32>
+  %o = crest.batch_matmul %p, %v precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+         : tensor<1x2x2xf32>, tensor<1x2x8xf32> -> tensor<1x2x8xf32>
+  return %o : tensor<1x2x8xf32>
+}

@@ -36,10 +36,19 @@ def CrestFuseAttentionPass : Pass<"crest-fuse-attention", "::mlir::ModuleOp"> {
     ```
     %s = crest.batch_matmul %q, %k transpose_rhs   (or %kt, K^T as a tensor)
     [%s = crest.div %s, c  |  crest.mul %s, c]      (c a splat constant)
+    [%s = crest.add %s, %m]                         (before or after the
+                                                     scale; %m a 0 / -inf
+                                                     mask)
     %p = crest.softmax %s                           (last axis, f32)
     [%p = crest.cast %p : ... to f16/bf16/fp8]      (P's precision)
     %o = crest.batch_matmul %p, %v
     ```
+
+    The mask is a constant of 0 and -inf (a causal mask baked in by an
+    exporter) or a `crest.select` of 0 and -inf by a bool tensor (ONNX's
+    `Where(mask, 0, -inf)`); it becomes the op's bool `mask`, true where
+    the additive mask is 0. Any other additive bias (-10000, a learned
+    bias) changes the probabilities and is not fused.
 
     Reshapes that only add or drop leading unit dimensions may sit between
     any of them (as the ONNX importer leaves them); every intermediate

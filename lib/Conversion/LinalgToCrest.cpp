@@ -27,6 +27,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/ScopedPrinter.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -42,13 +44,6 @@ using namespace crest;
 using namespace crest::conversion;
 
 namespace {
-
-template <typename T> std::string str(const T &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << value;
-  return text;
-}
 
 /// The scalar an init operand starts from: a linalg.fill of a constant or a
 /// constant splat.
@@ -76,7 +71,7 @@ static LogicalResult checkStatic(Operation *op, FailureReasons &reasons,
     if (!type || !type.hasStaticShape())
       return reasons.fail(rewriter, op,
                           "Crest needs statically shaped tensors, got " +
-                              str(value.getType()));
+                              llvm::to_string(value.getType()));
   }
   return success();
 }

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/ScopedPrinter.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 namespace crest {
@@ -28,13 +30,6 @@ using namespace crest;
 using namespace crest::conversion;
 
 namespace {
-
-template <typename T> std::string str(const T &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << value;
-  return text;
-}
 
 /// The base of every TOSA pattern: the op's tensors must be statically
 /// shaped (crest graphs are), then `convert` rewrites it.
@@ -52,7 +47,7 @@ template <typename OpTy> struct TosaPattern : OpRewritePattern<OpTy> {
       if (!type || !type.hasStaticShape())
         return fail(rewriter, op,
                     "Crest needs statically shaped tensors, got " +
-                        str(value.getType()));
+                        llvm::to_string(value.getType()));
     }
     return convert(op, rewriter);
   }
@@ -81,7 +76,7 @@ template <typename OpTy> struct TosaPattern : OpRewritePattern<OpTy> {
     if (isa<FloatType>(element))
       return success();
     return fail(rewriter, op, "Crest supports it on floats only, got " +
-                                  str(element));
+                                  llvm::to_string(element));
   }
 
   LogicalResult expectPropagate(PatternRewriter &rewriter, Operation *op,

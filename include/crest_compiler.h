@@ -100,6 +100,9 @@ crest_compiler_session_destroy(crest_compiler_session *session);
  *   report               "1": build the resource report, "0" (default)
  *   fuse-attention       "1" (default): attention written as ops becomes
  *                        one kernel; "0" keeps the ops (docs/Attention.md)
+ *   fuse-prologues       "1" (default): casts and per-channel scales of a
+ *                        contraction's operands fuse into its loads; "0"
+ *                        keeps them as kernels (docs/Codegen.md)
  *   calibration          precision fp8/auto: the calibration input sets'
  *                        directory
  *   fp8-margin           precision fp8/auto: activation margin in bits,

@@ -121,6 +121,11 @@ struct KernelPlan {
   /// unpadded convolutions, whose lhs is the input viewed as a transposed
   /// C x H*W matrix per image).
   bool gatherLhs = false;
+  /// Each operand's prologue (lhs, rhs): the crest.kernel ops applied to
+  /// its elements as they are loaded, and the body argument they read
+  /// them from (KernelOp::getPrologue, getPrologueSource).
+  SmallVector<Operation *> prologue[2];
+  Value prologueSource[2];
 };
 
 /// Builds one kernel.
@@ -134,6 +139,8 @@ public:
   void bindKernel(gpu::GPUFuncOp func, ArrayRef<Value> bodyInputs);
   LogicalResult build(gpu::GPUFuncOp func, ArrayRef<Operation *> epilogue,
                       ArrayRef<Value> bodyInputs, ArrayRef<Value> yielded);
+  /// Whether a prologue op could not be generated (its error is emitted).
+  bool hasPrologueFailed() const { return prologueFailed; }
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
@@ -165,9 +172,30 @@ private:
   /// Reads `len` elements of `memref` starting at `indices`, along the last
   /// dimension (`alongRows` false) or the second-last (true). Elements past
   /// the end of that dimension read as zero; `rowValid` guards the other
-  /// index.
+  /// index. With `operand` (0: lhs, 1: rhs), the elements read go through
+  /// that operand's prologue (the zeros stay zeros).
   Value readVector(Value memref, ArrayRef<Value> indices, int64_t len,
-                   bool alongRows, Value rowValid, bool alwaysInBounds);
+                   bool alongRows, Value rowValid, bool alwaysInBounds,
+                   std::optional<unsigned> operand = std::nullopt);
+  /// Applies operand `operand`'s prologue to `loaded`: a scalar read at
+  /// `indices` of the operand's memref, or a vector read from `indices`
+  /// along dimension `dim`. Returns it in the operand's element type (the
+  /// value itself without a prologue).
+  Value applyPrologue(unsigned operand, Value loaded, ArrayRef<Value> indices,
+                      unsigned dim);
+  /// The coordinates in operand `operand`'s prologue source (its tensor
+  /// shape) of `indices` into the operand's memref (a convolution's is
+  /// collapsed to GEMM shape).
+  SmallVector<Value> sourceCoords(unsigned operand, ArrayRef<Value> indices);
+  /// The element of `tensor` for the op being generated: its value in
+  /// `values`, a splat constant, or the kernel input loaded at `coords()`
+  /// (broadcast NumPy-style).
+  FailureOr<Value> elementOf(Value tensor, IRMapping &values,
+                             llvm::function_ref<ArrayRef<Value>()> coords);
+  /// Emits `ops` (elementwise, in order) on one element each, their
+  /// operands from elementOf; results go into `values`.
+  LogicalResult emitElementOps(ArrayRef<Operation *> ops, IRMapping &values,
+                               llvm::function_ref<ArrayRef<Value>()> coords);
 
   /// How the threads of a workgroup split the copy of one operand tile.
   struct TileCopy {
@@ -247,6 +275,10 @@ private:
 
   const KernelPlan &plan;
   ImplicitLocOpBuilder &b;
+  /// The crest.kernel body's arguments (one per kernel input).
+  SmallVector<Value> bodyArgs;
+  /// Set when a prologue op could not be generated (its error is emitted).
+  bool prologueFailed = false;
   // Set up by build().
   Value tid, lane, waveRow, waveCol, rowBase, colBase, batchIdx;
   Value kSlice; ///< which 1/splitK of the K steps this wave accumulates
@@ -276,7 +308,8 @@ SmallVector<Value> KernelBuilder::operandIndices(Value memref, Value batchIdx,
 
 Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
                                 int64_t len, bool alongRows, Value rowValid,
-                                bool alwaysInBounds) {
+                                bool alwaysInBounds,
+                                std::optional<unsigned> operand) {
   auto type = cast<MemRefType>(memref.getType());
   Type elt = type.getElementType();
   auto vecType = VectorType::get({len}, elt);
@@ -284,9 +317,17 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
   unsigned dim = alongRows ? rank - 2 : rank - 1;
   int64_t extent = type.getDimSize(dim);
   Value start = indices[dim];
-  Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
+  // What is read, in the operand's type: through its prologue.
+  auto finish = [&](Value v, ArrayRef<Value> at) {
+    return operand ? applyPrologue(*operand, v, at, dim) : v;
+  };
+  Type outElt = elt;
+  if (operand)
+    outElt = *operand == 0 ? lhsElt() : rhsElt();
+  auto outType = VectorType::get({len}, outElt);
+  Value zero = arith::ConstantOp::create(b, outElt, b.getZeroAttr(outElt));
   Value zeros = arith::ConstantOp::create(
-      b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+      b, outType, DenseElementsAttr::get(outType, b.getZeroAttr(outElt)));
   unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
 
   // When the tiles divide the problem, every element is in bounds: a plain
@@ -300,16 +341,17 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
         at[dim] = add(start, idx(e));
         elements.push_back(memref::LoadOp::create(b, memref, at));
       }
-      return vector::FromElementsOp::create(b, vecType, elements);
+      return finish(vector::FromElementsOp::create(b, vecType, elements),
+                    indices);
     }
     auto load = vector::LoadOp::create(b, vecType, memref, indices);
     if ((extent * eltBytes) % (len * eltBytes) == 0 &&
         llvm::isPowerOf2_64(len * eltBytes))
       load.setAlignment(len * eltBytes);
-    return load;
+    return finish(load, indices);
   }
 
-  auto ifOp = scf::IfOp::create(b, TypeRange{vecType}, rowValid,
+  auto ifOp = scf::IfOp::create(b, TypeRange{outType}, rowValid,
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
@@ -322,19 +364,19 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
       SmallVector<Value> at(indices);
       at[dim] = add(start, idx(e));
       auto inner =
-          scf::IfOp::create(b, TypeRange{elt}, lessThan(at[dim], extent),
+          scf::IfOp::create(b, TypeRange{outElt}, lessThan(at[dim], extent),
                             /*withElseRegion=*/true);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&inner.getThenRegion().front());
-      scf::YieldOp::create(b,
-                           memref::LoadOp::create(b, memref, at).getResult());
+      scf::YieldOp::create(
+          b, finish(memref::LoadOp::create(b, memref, at).getResult(), at));
       b.setInsertionPointToStart(&inner.getElseRegion().front());
       scf::YieldOp::create(b, zero);
       b.setInsertionPointAfter(inner);
       elements.push_back(inner.getResult(0));
     }
     scf::YieldOp::create(
-        b, vector::FromElementsOp::create(b, vecType, elements).getResult());
+        b, vector::FromElementsOp::create(b, outType, elements).getResult());
     return ifOp.getResult(0);
   }
   // Contiguous: a full vector load when the vector is in bounds (aligned
@@ -342,7 +384,7 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
   Value end = add(start, idx(len));
   Value full =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ule, end, idx(extent));
-  auto fullIf = scf::IfOp::create(b, TypeRange{vecType}, full,
+  auto fullIf = scf::IfOp::create(b, TypeRange{outType}, full,
                                   /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
@@ -352,7 +394,7 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
     auto load = vector::LoadOp::create(b, vecType, memref, indices);
     if (aligned)
       load.setAlignment(len * eltBytes);
-    scf::YieldOp::create(b, load.getResult());
+    scf::YieldOp::create(b, finish(load, indices));
     b.setInsertionPointToStart(&fullIf.getElseRegion().front());
     Value remaining = arith::SubIOp::create(b, idx(extent), start);
     Value count = arith::MaxSIOp::create(
@@ -368,9 +410,15 @@ Value KernelBuilder::readVector(Value memref, ArrayRef<Value> indices,
         b, i32Vec, arith::IndexCastOp::create(b, b.getI32Type(), count));
     Value mask =
         arith::CmpIOp::create(b, arith::CmpIPredicate::slt, lanes, countVec);
-    scf::YieldOp::create(b, vector::MaskedLoadOp::create(b, vecType, memref,
-                                                         indices, mask, zeros)
-                                .getResult());
+    Value sourceZeros = arith::ConstantOp::create(
+        b, vecType, DenseElementsAttr::get(vecType, b.getZeroAttr(elt)));
+    Value masked = vector::MaskedLoadOp::create(b, vecType, memref, indices,
+                                                mask, sourceZeros);
+    // The masked-off elements are zero in the operand, whatever the
+    // prologue makes of a zero.
+    if (operand)
+      masked = arith::SelectOp::create(b, mask, finish(masked, indices), zeros);
+    scf::YieldOp::create(b, masked);
   }
   scf::YieldOp::create(b, fullIf.getResult(0));
   return ifOp.getResult(0);
@@ -419,6 +467,7 @@ SmallVector<Value> KernelBuilder::loadTile(bool isLhs, Value step) {
   int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
   Value kBase = mul(step, idx(plan.tileK));
   bool inBounds = extent % copy.rows == 0 && plan.k % plan.tileK == 0;
+  unsigned operand = isLhs ? 0 : 1;
   auto vecType = VectorType::get({copy.vec}, elt);
   SmallVector<Value> loaded;
   for (int64_t it = 0; it * threads < copy.chunks; ++it) {
@@ -432,7 +481,7 @@ SmallVector<Value> KernelBuilder::loadTile(bool isLhs, Value step) {
           return {gatherPatch(gRow, gK, copy.vec)};
         return {readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
                            copy.vec, /*alongRows=*/false,
-                           lessThan(gRow, extent), inBounds)};
+                           lessThan(gRow, extent), inBounds, operand)};
       }
       int64_t perK = copy.rows / copy.vec;
       Value kk = mul(div(c, perK), idx(copy.kRows));
@@ -442,7 +491,7 @@ SmallVector<Value> KernelBuilder::loadTile(bool isLhs, Value step) {
         Value gK = add(kBase, add(kk, idx(q)));
         rows.push_back(readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
                                   copy.vec, /*alongRows=*/false,
-                                  lessThan(gK, plan.k), inBounds));
+                                  lessThan(gK, plan.k), inBounds, operand));
       }
       return rows;
     };
@@ -550,12 +599,15 @@ Value KernelBuilder::loadFragment(bool isLhs, int64_t t, int64_t kOffset,
     Value rowValid = lessThan(gRow, extent);
     bool inBounds = extent % (isLhs ? plan.tileM : plan.tileN) == 0 &&
                     plan.k % plan.tileK == 0;
+    unsigned operand = isLhs ? 0 : 1;
     frag = isLhs && plan.gatherLhs ? gatherPatch(gRow, gK, plan.kpl)
            : kContiguous
                ? readVector(mem, operandIndices(mem, batchIdx, gRow, gK),
-                            plan.kpl, /*alongRows=*/false, rowValid, inBounds)
+                            plan.kpl, /*alongRows=*/false, rowValid, inBounds,
+                            operand)
                : readVector(mem, operandIndices(mem, batchIdx, gK, gRow),
-                            plan.kpl, /*alongRows=*/true, rowValid, inBounds);
+                            plan.kpl, /*alongRows=*/true, rowValid, inBounds,
+                            operand);
   }
   if (plan.kpl == 1)
     return vector::ExtractOp::create(b, frag, 0);
@@ -588,11 +640,11 @@ Value KernelBuilder::gatherPatch(Value row, Value k0, int64_t len) {
                        both(inRange(iy, g.h), inRange(ix, g.w)));
     // Out-of-range taps load a valid address and are replaced by zero.
     Value channel = select(valid, div(kk, taps), idx(0));
-    Value v = memref::LoadOp::create(b, lhsMem,
-                                     ValueRange{image, channel,
-                                                select(valid, iy, idx(0)),
-                                                select(valid, ix, idx(0))});
-    elements.push_back(select(valid, v, zero));
+    SmallVector<Value> at = {image, channel, select(valid, iy, idx(0)),
+                             select(valid, ix, idx(0))};
+    Value v = memref::LoadOp::create(b, lhsMem, at);
+    // Padding is zero in the operand, after the prologue.
+    elements.push_back(select(valid, applyPrologue(0, v, at, 3), zero));
   }
   return vector::FromElementsOp::create(b, VectorType::get({len}, elt),
                                         elements);
@@ -694,6 +746,114 @@ LogicalResult KernelBuilder::emitEpilogue(ValueRange accs,
   return success();
 }
 
+FailureOr<Value>
+KernelBuilder::elementOf(Value tensor, IRMapping &values,
+                         llvm::function_ref<ArrayRef<Value>()> coords) {
+  if (Value mapped = values.lookupOrNull(tensor))
+    return mapped;
+  Operation *def = tensor.getDefiningOp();
+  DenseElementsAttr dense;
+  if (def && matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
+    Type elt = dense.getElementType();
+    Value c = arith::ConstantOp::create(
+        b, elt, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    values.map(tensor, c);
+    return c;
+  }
+  auto it = llvm::find(bodyArgs, tensor);
+  if (it == bodyArgs.end())
+    return emitError(tensor.getLoc())
+           << "operand of a fused op is neither a kernel input, a splat "
+              "constant nor computed in the kernel";
+  Value element = loadEpilogueInput(argMems[it - bodyArgs.begin()], coords());
+  values.map(tensor, element);
+  return element;
+}
+
+LogicalResult
+KernelBuilder::emitElementOps(ArrayRef<Operation *> ops, IRMapping &values,
+                              llvm::function_ref<ArrayRef<Value>()> coords) {
+  for (Operation *op : ops) {
+    if (matchPattern(op, m_Constant()))
+      continue;
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> v = elementOf(operand, values, coords);
+      if (failed(v))
+        return failure();
+      operands.push_back(*v);
+    }
+    Type elt =
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    FailureOr<Value> result = emitElementwise(op, operands, elt);
+    if (failed(result))
+      return failure();
+    values.map(op->getResult(0), *result);
+  }
+  return success();
+}
+
+SmallVector<Value> KernelBuilder::sourceCoords(unsigned operand,
+                                               ArrayRef<Value> indices) {
+  if (!plan.isConv || (operand == 0 && plan.gatherLhs))
+    return SmallVector<Value>(indices);
+  const ConvGeometry &g = plan.conv;
+  if (operand == 0) // N x C x (H * W)
+    return {indices[0], indices[1], div(indices[2], g.w),
+            rem(indices[2], g.w)};
+  // The filter as F x (C * KH * KW).
+  Value tap = rem(indices[1], g.kh * g.kw);
+  return {indices[0], div(indices[1], g.kh * g.kw), div(tap, g.kw),
+          rem(tap, g.kw)};
+}
+
+Value KernelBuilder::applyPrologue(unsigned operand, Value loaded,
+                                   ArrayRef<Value> indices, unsigned dim) {
+  ArrayRef<Operation *> ops = plan.prologue[operand];
+  if (ops.empty())
+    return loaded;
+  Value result = plan.contraction->getOperand(operand);
+  Type outElt = operand == 0 ? lhsElt() : rhsElt();
+  auto vecType = dyn_cast<VectorType>(loaded.getType());
+  int64_t len = vecType ? vecType.getNumElements() : 1;
+  SmallVector<Value> out;
+  for (int64_t e = 0; e < len; ++e) {
+    Value element =
+        vecType ? vector::ExtractOp::create(b, loaded, e).getResult() : loaded;
+    // The element's coordinates, computed only if an op loads another
+    // input there. A vector's elements past the end of the operand (read
+    // as zero, and zero after the prologue) load that input at the last
+    // element instead: always a valid address.
+    std::optional<SmallVector<Value>> coords;
+    auto at = [&]() -> ArrayRef<Value> {
+      if (!coords) {
+        SmallVector<Value> where(indices);
+        if (vecType) {
+          Value mem = operand == 0 ? lhsMem : rhsMem;
+          int64_t extent = cast<MemRefType>(mem.getType()).getDimSize(dim);
+          where[dim] = arith::MinUIOp::create(b, add(where[dim], idx(e)),
+                                              idx(extent - 1));
+        }
+        coords = sourceCoords(operand, where);
+      }
+      return *coords;
+    };
+    IRMapping values;
+    values.map(plan.prologueSource[operand], element);
+    if (failed(emitElementOps(ops, values, at))) {
+      prologueFailed = true;
+      out.push_back(
+          arith::ConstantOp::create(b, outElt, b.getZeroAttr(outElt)));
+      continue;
+    }
+    out.push_back(values.lookup(result));
+  }
+  if (!vecType)
+    return out[0];
+  return vector::FromElementsOp::create(b, VectorType::get({len}, outElt),
+                                        out);
+}
+
 Value KernelBuilder::loadEpilogueInput(Value mem, ArrayRef<Value> coords) {
   auto type = cast<MemRefType>(mem.getType());
   int64_t rank = type.getRank(), resultRank = coords.size();
@@ -717,54 +877,16 @@ LogicalResult KernelBuilder::emitEpilogueElement(Value acc,
   Value contractionResult = plan.contraction->getResult(0);
   Type outElt =
       cast<RankedTensorType>(contractionResult.getType()).getElementType();
-  int64_t numInputs = bodyInputs.size();
+  int64_t numInputs = bodyArgs.size();
   IRMapping values;
   if (loaded)
     values = *loaded;
   values.map(contractionResult, convert(acc, outElt));
-  // Loads an element of an epilogue input, broadcast to `coords` (NumPy
-  // rules: trailing dimensions align, size-1 dimensions broadcast).
-  auto elementOf = [&](Value tensor) -> FailureOr<Value> {
-    if (Value mapped = values.lookupOrNull(tensor))
-      return mapped;
-    Operation *def = tensor.getDefiningOp();
-    DenseElementsAttr dense;
-    if (def && matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
-      Type elt = dense.getElementType();
-      Value c = arith::ConstantOp::create(
-          b, elt, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-      values.map(tensor, c);
-      return c;
-    }
-    auto it = llvm::find(bodyInputs, tensor);
-    if (it == bodyInputs.end())
-      return emitError(tensor.getLoc())
-             << "epilogue operand is neither a kernel input, a splat "
-                "constant nor computed in the epilogue";
-    Value element =
-        loadEpilogueInput(argMems[it - bodyInputs.begin()], coords);
-    values.map(tensor, element);
-    return element;
-  };
-  for (Operation *op : epilogue) {
-    if (matchPattern(op, m_Constant()))
-      continue;
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> v = elementOf(operand);
-      if (failed(v))
-        return failure();
-      operands.push_back(*v);
-    }
-    Type elt =
-        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
-    FailureOr<Value> result = emitElementwise(op, operands, elt);
-    if (failed(result))
-      return failure();
-    values.map(op->getResult(0), *result);
-  }
+  auto at = [&]() { return coords; };
+  if (failed(emitElementOps(epilogue, values, at)))
+    return failure();
   for (auto [index, value] : llvm::enumerate(yielded)) {
-    FailureOr<Value> v = elementOf(value);
+    FailureOr<Value> v = elementOf(value, values, at);
     if (failed(v))
       return failure();
     memref::StoreOp::create(b, *v, argMems[numInputs + index], coords);
@@ -784,12 +906,18 @@ void KernelBuilder::bindKernel(gpu::GPUFuncOp func,
   b.setInsertionPointToStart(&func.getBody().front());
   for (BlockArgument arg : func.getArguments())
     argMems.push_back(arg);
+  bodyArgs.assign(bodyInputs.begin(), bodyInputs.end());
   auto inputIndex = [&](Value v) {
     return llvm::find(bodyInputs, v) - bodyInputs.begin();
   };
+  // An operand with a prologue is read from the prologue's source.
   ContractionOpInterface contraction = plan.contraction;
-  lhsMem = argMems[inputIndex(contraction.getLhs())];
-  rhsMem = argMems[inputIndex(contraction.getRhs())];
+  auto stored = [&](unsigned operand) {
+    Value source = plan.prologueSource[operand];
+    return source ? source : contraction->getOperand(operand);
+  };
+  lhsMem = argMems[inputIndex(stored(0))];
+  rhsMem = argMems[inputIndex(stored(1))];
   if (plan.isConv) {
     // The filter as F x (C * KH * KW); a pointwise convolution's input as
     // N x C x (H * W).
@@ -1018,7 +1146,10 @@ SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
   int64_t substeps = plan.tileK / mma.k, perLane = kpl * substeps;
   Type elt = rhsElt();
   auto vecType = VectorType::get({v}, elt);
-  unsigned eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  // The rhs as stored (before its prologue).
+  Type storedElt = cast<MemRefType>(rhsMem.getType()).getElementType();
+  auto storedType = VectorType::get({v}, storedElt);
+  unsigned eltBytes = std::max(1u, storedElt.getIntOrFloatBitWidth() / 8);
   // This lane's first K index in the step (A and B lanes of the same K
   // group own the same K indices).
   Location loc = b.getLoc();
@@ -1037,11 +1168,11 @@ SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
     Value at = row;
     if (guardK)
       at = arith::MinUIOp::create(b, row, idx(plan.k - 1));
-    auto load = vector::LoadOp::create(
-        b, vecType, rhsMem, operandIndices(rhsMem, batchIdx, at, rhsCol));
+    SmallVector<Value> indices = operandIndices(rhsMem, batchIdx, at, rhsCol);
+    auto load = vector::LoadOp::create(b, storedType, rhsMem, indices);
     if (llvm::isPowerOf2_64(v * eltBytes))
       load.setAlignment(v * eltBytes);
-    Value value = load;
+    Value value = applyPrologue(1, load, indices, indices.size() - 1);
     if (guardK)
       value = select(lessThan(row, plan.k), value, zeros);
     loaded.push_back(value);
@@ -1055,7 +1186,8 @@ SmallVector<Value> KernelBuilder::loadVectorRhsStep(Value step, Value rhsCol,
       loaded.push_back(readVector(
           lhsMem, operandIndices(lhsMem, batchIdx, lhsRow, add(kLhs, idx(c))),
           chunk, /*alongRows=*/false, lessThan(lhsRow, plan.m),
-          /*alwaysInBounds=*/!guardK && plan.m % plan.tileM == 0));
+          /*alwaysInBounds=*/!guardK && plan.m % plan.tileM == 0,
+          /*operand=*/0));
   return loaded;
 }
 
@@ -1280,6 +1412,7 @@ LogicalResult KernelBuilder::buildVectorRhs(gpu::GPUFuncOp func,
   epiloguePlan.wavesN = epilogueWaves;
   KernelBuilder finisher(epiloguePlan, b);
   finisher.argMems = argMems;
+  finisher.bodyArgs = bodyArgs;
   finisher.lane = lane;
   finisher.rowBase = rowBase;
   finisher.colBase = colBase;
@@ -1428,6 +1561,7 @@ LogicalResult KernelBuilder::buildDirectConv(gpu::GPUFuncOp func,
   b.setInsertionPointToStart(&func.getBody().front());
   for (BlockArgument arg : func.getArguments())
     argMems.push_back(arg);
+  bodyArgs.assign(bodyInputs.begin(), bodyInputs.end());
   auto conv =
       cast<Conv2DOp>(ContractionOpInterface(plan.contraction).getOperation());
   auto inputIndex = [&](Value v) {
@@ -1710,9 +1844,23 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     hostInputs.assign(kernel.getInputs().begin(), kernel.getInputs().end());
     Block &block = kernel.getBody().front();
     bodyInputs.assign(block.getArguments().begin(), block.getArguments().end());
-    for (Operation &inner : block.without_terminator())
-      if (&inner != op.getOperation())
-        epilogue.push_back(&inner);
+    // The ops before the contraction are its operands' prologues, those
+    // after it the epilogue.
+    for (Operation &inner : llvm::make_range(
+             std::next(op->getIterator()), block.without_terminator().end()))
+      epilogue.push_back(&inner);
+    for (unsigned operand : {0u, 1u}) {
+      p.prologue[operand] = kernel.getPrologue(operand);
+      p.prologueSource[operand] = kernel.getPrologueSource(operand);
+    }
+    Operation *first = !p.prologue[0].empty()   ? p.prologue[0].front()
+                       : !p.prologue[1].empty() ? p.prologue[1].front()
+                                                : nullptr;
+    if (direct && first)
+      return first->emitOpError()
+             << "is fused into the operand loads of a grouped convolution, "
+                "whose direct kernel has no operand prologue; keep it "
+                "outside the crest.kernel";
     auto yield = cast<YieldOp>(block.getTerminator());
     yielded.assign(yield.getValues().begin(), yield.getValues().end());
     for (Value r : kernel.getResults())
@@ -1805,7 +1953,8 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
                                               bodyInputs, yielded)
              : p.rhsVector > 1
                  ? builder.buildVectorRhs(func, epilogue, bodyInputs, yielded)
-                 : builder.build(func, epilogue, bodyInputs, yielded)))
+                 : builder.build(func, epilogue, bodyInputs, yielded)) ||
+      builder.hasPrologueFailed())
     return failure();
   return success();
 }

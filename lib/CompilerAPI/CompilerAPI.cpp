@@ -271,6 +271,9 @@ crest_compiler_session_set_option(crest_compiler_session *session,
   } else if (option == "fuse-attention") {
     if (!parseFlag(text, options.fuseAttention))
       return bad("0 or 1");
+  } else if (option == "fuse-prologues") {
+    if (!parseFlag(text, options.fusePrologues))
+      return bad("0 or 1");
   } else if (option == "calibration") {
     options.calibrationDir = text.str();
   } else if (option == "fp8-margin") {
@@ -295,7 +298,7 @@ crest_compiler_session_set_option(crest_compiler_session *session,
         "unknown option '" + option +
         "'; known options: target, emit, precision, onnx-dims, "
         "code-object-version, opt-level, wave-size, report, fuse-attention, "
-        "calibration, fp8-margin, fp8-per-channel, precision-plan, "
+        "fuse-prologues, calibration, fp8-margin, fp8-per-channel, precision-plan, "
         "precision-budget, holdout");
   }
   return nullptr;

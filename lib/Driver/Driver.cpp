@@ -360,6 +360,7 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     codegen.testingDropBarrier = opts.dropBarrier;
     codegen.fusionRemarks = opts.fusionRemarks;
     codegen.fuseAttention = opts.fuseAttention;
+    codegen.fusePrologues = opts.fusePrologues;
     buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.

@@ -36,6 +36,7 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   // crest.kernel regions before their kernels are configured and generated.
   CrestFuseEpiloguesPassOptions fuse;
   fuse.remarks = options.fusionRemarks;
+  fuse.prologues = options.fusePrologues;
   pm.addPass(createCrestFuseEpiloguesPass(fuse));
   CrestSelectConfigPassOptions select;
   select.tune = options.tune;

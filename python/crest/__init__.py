@@ -173,7 +173,7 @@ def compile(source, target=None, precision=None, onnx_dims=None,
             emit="package", format=None, name=None, report=True,
             code_object_version=None, opt_level=None, wave_size=None,
             fuse_attention=None, calibration=None, precision_budget=None,
-            holdout=None):
+            holdout=None, fuse_prologues=None):
     """Compiles a model and returns a Package.
 
     source: a path (str or os.PathLike; ".onnx" files are ONNX, others
@@ -189,6 +189,9 @@ def compile(source, target=None, precision=None, onnx_dims=None,
     emit: "package" (default), "hsaco", "mlir", "llvm" or "asm".
     fuse_attention: False keeps attention written as ops unfused (default
         True; docs/Attention.md).
+    fuse_prologues: False keeps the casts and per-channel scales of
+        contraction operands as kernels of their own (default True;
+        docs/Codegen.md).
     calibration, holdout: precision "fp8"/"auto": directories of input sets;
         precision_budget: precision "auto"'s loss budget (docs/Precision.md).
     Raises CompileError (with the message and location of the diagnostics)
@@ -229,6 +232,8 @@ def compile(source, target=None, precision=None, onnx_dims=None,
                 value, os.PathLike) else str(value)
     if fuse_attention is not None:
         options["fuse-attention"] = "1" if fuse_attention else "0"
+    if fuse_prologues is not None:
+        options["fuse-prologues"] = "1" if fuse_prologues else "0"
 
 
     lib = _compiler_lib()

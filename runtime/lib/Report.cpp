@@ -37,7 +37,8 @@ static StringRef kindName(pkg::ValueKind kind) {
 /// "42 launches: 30 contractions (+ 51 fused elementwise ops), 8
 /// reductions, 4 elementwise (+ 2 fused), 0 data movement, 0 attention",
 /// from the op
-/// names of each launched kernel ("conv2d+add+hardswish").
+/// names of each launched kernel ("conv2d+add+hardswish"; the ops fused
+/// into a contraction include those of its operand prologues).
 static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
   unsigned contractions = 0, fusedIntoContractions = 0, reductions = 0,
            elementwise = 0, fusedIntoElementwise = 0, movement = 0,
@@ -47,7 +48,11 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
     StringRef(m.kernels[l.kernel].op).split(ops, '+');
     StringRef head = ops.empty() ? StringRef() : ops.front();
     unsigned fused = ops.empty() ? 0 : ops.size() - 1;
-    if (is_contained({"matmul", "batch_matmul", "conv2d"}, head)) {
+    // A contraction kernel may start with its operands' prologue ops
+    // ("cast+conv2d+add").
+    if (any_of(ops, [](StringRef op) {
+          return is_contained({"matmul", "batch_matmul", "conv2d"}, op);
+        })) {
       ++contractions;
       fusedIntoContractions += fused;
     } else if (head.starts_with("reduce_") ||

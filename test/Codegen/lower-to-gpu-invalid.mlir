@@ -66,7 +66,7 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     ^bb0(%x: tensor<16x16xf16>, %y: tensor<16x16xf16>):
       %1 = crest.matmul %x, %y precision <lhs = f16, rhs = f16, acc = f32, out = f32>
              : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
-      // expected-error @+1 {{epilogue operand is neither a kernel input, a splat constant nor computed in the epilogue}}
+      // expected-error @+1 {{operand of a fused op is neither a kernel input, a splat constant nor computed in the kernel}}
       %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]]> : tensor<1x16xf32>
       %2 = crest.add %1, %c : tensor<16x16xf32>, tensor<1x16xf32> -> tensor<16x16xf32>
       crest.yield %2 : tensor<16x16xf32>
@@ -138,5 +138,22 @@ module attributes {crest.target = #crest.target<chip = "gfx1100">} {
            config <mma = "v_wmma_f32_16x16x16_f16", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront>
            : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
     return %0 : tensor<32x32xf32>
+  }
+}
+
+// -----
+
+// A prologue on a grouped convolution (the direct kernel reads its input
+// without one); crest-fuse-epilogues never forms this kernel.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @grouped_prologue(%x: tensor<1x8x6x6xf32>, %w: tensor<8x1x3x3xf16>) -> tensor<1x8x4x4xf32> {
+    %y = crest.kernel ins(%x, %w : tensor<1x8x6x6xf32>, tensor<8x1x3x3xf16>) -> tensor<1x8x4x4xf32> {
+    ^bb0(%a: tensor<1x8x6x6xf32>, %b: tensor<8x1x3x3xf16>):
+      // expected-error @+1 {{'crest.cast' op is fused into the operand loads of a grouped convolution, whose direct kernel has no operand prologue; keep it outside the crest.kernel}}
+      %0 = crest.cast %a : tensor<1x8x6x6xf32> to tensor<1x8x6x6xf16>
+      %1 = crest.conv2d %0, %b groups 8 precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x8x6x6xf16>, tensor<8x1x3x3xf16> -> tensor<1x8x4x4xf32>
+      crest.yield %1 : tensor<1x8x4x4xf32>
+    }
+    return %y : tensor<1x8x4x4xf32>
   }
 }

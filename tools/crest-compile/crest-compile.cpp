@@ -161,6 +161,11 @@ static cl::opt<bool> fuseAttention(
     cl::desc("Fuse attention written as separate ops (Q K^T, scale, softmax, "
              "P V) into one crest.attention kernel (default true)"),
     cl::cat(category));
+static cl::opt<bool> fusePrologues(
+    "fuse-prologues", cl::init(true),
+    cl::desc("Fuse casts and per-channel scales computing a contraction's "
+             "operands into its operand loads (default true)"),
+    cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).
 static cl::opt<unsigned> testingDropBarrier(
@@ -264,6 +269,7 @@ struct DriverOptions {
   std::string tuneCache;
   bool tuneOptionsGiven; ///< --tune-candidates or --tune-cache
   bool fuseAttention;
+  bool fusePrologues;
 };
 
 static DriverOptions copyOptions() {
@@ -308,7 +314,8 @@ static DriverOptions copyOptions() {
       tuneCandidates,
       tuneCache,
       tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences(),
-      fuseAttention};
+      fuseAttention,
+      fusePrologues};
 }
 
 static int fail(const Twine &message) {
@@ -457,6 +464,7 @@ static int run(int argc, char **argv) {
   options.dropBarrier = opts.dropBarrier;
   options.fusionRemarks = opts.fusionRemarks;
   options.fuseAttention = opts.fuseAttention;
+  options.fusePrologues = opts.fusePrologues;
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;

@@ -76,6 +76,8 @@ struct CompileOptions {
   bool fusionRemarks = false;
   /// Fuse attention written as separate ops into crest.attention.
   bool fuseAttention = true;
+  /// Fuse casts and per-channel scales into contractions' operand loads.
+  bool fusePrologues = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;
   /// The input's name for the format, the nesting check and ONNX

@@ -91,6 +91,13 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
       llvm::cl::desc("Remark on every elementwise op a contraction's "
                      "epilogue refuses, saying why"),
       llvm::cl::init(false)};
+  /// crest-fuse-epilogues' `prologues`: casts and cheap arithmetic on a
+  /// contraction's operands fuse into its operand loads.
+  PassOptions::Option<bool> fusePrologues{
+      *this, "fuse-prologues",
+      llvm::cl::desc("Fuse casts and per-channel scales computing a "
+                     "contraction's operands into its operand loads"),
+      llvm::cl::init(true)};
   /// Run crest-fuse-attention (attention written as separate ops becomes
   /// one crest.attention kernel).
   PassOptions::Option<bool> fuseAttention{

@@ -272,11 +272,12 @@ func.func @config_without_contraction(%x: tensor<4x128xf32>) {
 
 // -----
 
-func.func @contraction_reads_computed_value(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>) {
+// A prologue op that is not elementwise.
+func.func @prologue_not_elementwise(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>) {
   %y = crest.kernel ins(%x, %w : tensor<8x256xf32>, tensor<256x128xf32>) -> tensor<8x128xf32> {
   ^bb0(%a: tensor<8x256xf32>, %b: tensor<256x128xf32>):
-    %0 = crest.relu %a : tensor<8x256xf32>
-    // expected-error @+1 {{'crest.matmul' op reads a value computed inside the crest.kernel; a contraction's operands must be kernel inputs or constants}}
+    // expected-error @+1 {{'crest.softmax' op cannot be part of the contraction's lhs prologue; only elementwise operations are applied as the operand is loaded}}
+    %0 = crest.softmax %a : tensor<8x256xf32>
     %1 = crest.matmul %0, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32>
            : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
     crest.yield %1 : tensor<8x128xf32>
@@ -286,15 +287,79 @@ func.func @contraction_reads_computed_value(%x: tensor<8x256xf32>, %w: tensor<25
 
 // -----
 
-// A prologue cast of the rhs counts too.
-func.func @contraction_reads_cast(%x: tensor<8x256xf16>, %w: tensor<256x128xf32>) {
-  %y = crest.kernel ins(%x, %w : tensor<8x256xf16>, tensor<256x128xf32>) -> tensor<8x128xf32> {
-  ^bb0(%a: tensor<8x256xf16>, %b: tensor<256x128xf32>):
-    %0 = crest.cast %b : tensor<256x128xf32> to tensor<256x128xf16>
-    // expected-error @+1 {{'crest.matmul' op reads a value computed inside the crest.kernel; a contraction's operands must be kernel inputs or constants}}
-    %1 = crest.matmul %a, %0 precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+// A prologue value also used by the epilogue.
+func.func @prologue_used_after(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>) {
+  %y:2 = crest.kernel ins(%x, %w : tensor<8x256xf32>, tensor<256x128xf32>) -> tensor<8x128xf32>, tensor<256x128xf16> {
+  ^bb0(%a: tensor<8x256xf32>, %b: tensor<256x128xf32>):
+    %0 = crest.cast %a : tensor<8x256xf32> to tensor<8x256xf16>
+    // expected-error @+1 {{'crest.cast' op is in the contraction's rhs prologue but its result is also used after the contraction; a prologue value is only loaded into the operand}}
+    %1 = crest.cast %b : tensor<256x128xf32> to tensor<256x128xf16>
+    %2 = crest.matmul %0, %1 precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<8x256xf16>, tensor<256x128xf16> -> tensor<8x128xf32>
+    crest.yield %2, %1 : tensor<8x128xf32>, tensor<256x128xf16>
+  }
+  return
+}
+
+// -----
+
+// An op before the contraction that computes neither operand.
+func.func @op_before_contraction(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>, %r: tensor<8x128xf32>) {
+  %y = crest.kernel ins(%x, %w, %r : tensor<8x256xf32>, tensor<256x128xf32>, tensor<8x128xf32>) -> tensor<8x128xf32> {
+  ^bb0(%a: tensor<8x256xf32>, %b: tensor<256x128xf32>, %c: tensor<8x128xf32>):
+    // expected-error @+1 {{'crest.relu' op comes before the contraction but does not compute its lhs or rhs; a crest.kernel's other ops follow it}}
+    %0 = crest.relu %c : tensor<8x128xf32>
+    %1 = crest.matmul %a, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+           : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
+    %2 = crest.add %1, %0 : tensor<8x128xf32>, tensor<8x128xf32> -> tensor<8x128xf32>
+    crest.yield %2 : tensor<8x128xf32>
+  }
+  return
+}
+
+// -----
+
+// One prologue op feeding both operands.
+func.func @prologue_both_operands(%x: tensor<64x64xf32>) {
+  %y = crest.kernel ins(%x : tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%a: tensor<64x64xf32>):
+    // expected-error @+1 {{'crest.cast' op computes both operands of the contraction; a prologue op belongs to one operand}}
+    %0 = crest.cast %a : tensor<64x64xf32> to tensor<64x64xf16>
+    %1 = crest.matmul %0, %0 precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+           : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    crest.yield %1 : tensor<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A prologue whose inputs are all smaller than the operand: nothing to
+// read the operand's elements from.
+func.func @prologue_without_source(%s: tensor<8x1xf32>, %t: tensor<1x256xf32>, %w: tensor<256x128xf32>) {
+  %y = crest.kernel ins(%s, %t, %w : tensor<8x1xf32>, tensor<1x256xf32>, tensor<256x128xf32>) -> tensor<8x128xf32> {
+  ^bb0(%a: tensor<8x1xf32>, %c: tensor<1x256xf32>, %b: tensor<256x128xf32>):
+    // expected-error @+1 {{'crest.mul' op starts the contraction's lhs prologue, which reads no kernel input of the operand's shape 8x256; the prologue is applied to that input's elements}}
+    %0 = crest.mul %a, %c : tensor<8x1xf32>, tensor<1x256xf32> -> tensor<8x256xf32>
+    %1 = crest.matmul %0, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+           : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
     crest.yield %1 : tensor<8x128xf32>
+  }
+  return
+}
+
+// -----
+
+// A prologue op on a smaller shape than the operand.
+func.func @prologue_shape(%x: tensor<8x256xf32>, %s: tensor<8x1xf32>, %w: tensor<256x128xf32>) {
+  %y = crest.kernel ins(%x, %s, %w : tensor<8x256xf32>, tensor<8x1xf32>, tensor<256x128xf32>) -> tensor<8x128xf32> {
+  ^bb0(%a: tensor<8x256xf32>, %c: tensor<8x1xf32>, %b: tensor<256x128xf32>):
+    // expected-error @+1 {{'crest.relu' op result shape 8x1 differs from the contraction's lhs 8x256; a prologue works on the operand's elements}}
+    %0 = crest.relu %c : tensor<8x1xf32>
+    %1 = crest.mul %a, %0 : tensor<8x256xf32>, tensor<8x1xf32> -> tensor<8x256xf32>
+    %2 = crest.matmul %1, %b precision <lhs = f32, rhs = f32, acc = f32, out = f32>
+           : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
+    crest.yield %2 : tensor<8x128xf32>
   }
   return
 }
@@ -332,10 +397,10 @@ func.func @reduction_epilogue(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>) {
 func.func @epilogue_shape(%x: tensor<8x256xf32>, %w: tensor<256x128xf32>, %b: tensor<128xf32>) {
   %y = crest.kernel ins(%x, %w, %b : tensor<8x256xf32>, tensor<256x128xf32>, tensor<128xf32>) -> tensor<8x128xf32> {
   ^bb0(%a: tensor<8x256xf32>, %bw: tensor<256x128xf32>, %bias: tensor<128xf32>):
-    // expected-error @+1 {{'crest.add' op result shape 128 differs from the contraction's 8x128; an epilogue works on the contraction's output tile}}
-    %0 = crest.add %bias, %bias : tensor<128xf32>, tensor<128xf32> -> tensor<128xf32>
     %1 = crest.matmul %a, %bw precision <lhs = f32, rhs = f32, acc = f32, out = f32>
            : tensor<8x256xf32>, tensor<256x128xf32> -> tensor<8x128xf32>
+    // expected-error @+1 {{'crest.add' op result shape 128 differs from the contraction's 8x128; an epilogue works on the contraction's output tile}}
+    %0 = crest.add %bias, %bias : tensor<128xf32>, tensor<128xf32> -> tensor<128xf32>
     %2 = crest.add %1, %0 : tensor<8x128xf32>, tensor<128xf32> -> tensor<8x128xf32>
     crest.yield %2 : tensor<8x128xf32>
   }

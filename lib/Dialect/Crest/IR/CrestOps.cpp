@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -875,6 +876,104 @@ ContractionOpInterface KernelOp::getContraction() {
   return {};
 }
 
+SmallVector<Operation *> KernelOp::getPrologue(unsigned operand) {
+  ContractionOpInterface contraction = getContraction();
+  SmallVector<Operation *> ops;
+  if (!contraction || operand > 1)
+    return ops;
+  // The ops before the contraction the operand depends on, in block order.
+  llvm::SmallPtrSet<Operation *, 8> slice;
+  SmallVector<Value> worklist = {contraction->getOperand(operand)};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || matchPattern(def, m_Constant()) || !slice.insert(def).second)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  for (Operation &op : getBody().front())
+    if (slice.contains(&op))
+      ops.push_back(&op);
+  return ops;
+}
+
+BlockArgument KernelOp::getPrologueSource(unsigned operand) {
+  SmallVector<Operation *> ops = getPrologue(operand);
+  if (ops.empty())
+    return {};
+  ArrayRef<int64_t> shape =
+      getTensorType(getContraction()->getOperand(operand)).getShape();
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && getTensorType(arg).getShape() == shape)
+        return arg;
+  return {};
+}
+
+/// Checks the prologues of `contraction` (the ops of `kernel` before it):
+/// each computes one operand from a kernel input of the operand's shape,
+/// with elementwise ops of that shape (their other inputs broadcast to it,
+/// as elementwise ops verify), and is used by nothing else.
+static LogicalResult verifyPrologues(KernelOp kernel,
+                                     ContractionOpInterface contraction) {
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> prologues[2] = {kernel.getPrologue(0),
+                                           kernel.getPrologue(1)};
+  llvm::SmallPtrSet<Operation *, 8> members;
+  for (unsigned operand : {0u, 1u})
+    for (Operation *op : prologues[operand])
+      if (!members.insert(op).second)
+        return op->emitOpError()
+               << "computes both operands of the contraction; a prologue "
+                  "op belongs to one operand";
+  for (Operation &op : body.without_terminator()) {
+    if (&op == contraction.getOperation())
+      break;
+    if (!matchPattern(&op, m_Constant()) && !members.contains(&op))
+      return op.emitOpError()
+             << "comes before the contraction but does not compute its "
+                "lhs or rhs; a crest.kernel's other ops follow it";
+  }
+  for (unsigned operand : {0u, 1u}) {
+    ArrayRef<Operation *> ops = prologues[operand];
+    if (ops.empty())
+      continue;
+    Value value = contraction->getOperand(operand);
+    ArrayRef<int64_t> shape = getTensorType(value).getShape();
+    const char *name = operand == 0 ? "lhs" : "rhs";
+    for (Operation *op : ops) {
+      if (!op->hasTrait<crest::OpTrait::Elementwise>() ||
+          op->getNumResults() != 1)
+        return op->emitOpError()
+               << "cannot be part of the contraction's " << name
+               << " prologue; only elementwise operations are applied as "
+                  "the operand is loaded";
+      if (getTensorType(op->getResult(0)).getShape() != shape)
+        return op->emitOpError()
+               << "result shape "
+               << formatShape(getTensorType(op->getResult(0)).getShape())
+               << " differs from the contraction's " << name << " "
+               << formatShape(shape)
+               << "; a prologue works on the operand's elements";
+      for (Operation *user : op->getResult(0).getUsers())
+        if (user != contraction.getOperation() && !members.contains(user))
+          return op->emitOpError()
+                 << "is in the contraction's " << name
+                 << " prologue but its result is also used after the "
+                    "contraction; a prologue value is only loaded into the "
+                    "operand";
+    }
+    if (!kernel.getPrologueSource(operand))
+      return ops.front()->emitOpError()
+             << "starts the contraction's " << name
+             << " prologue, which reads no kernel input of the operand's "
+                "shape "
+             << formatShape(shape)
+             << "; the prologue is applied to that input's elements";
+  }
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -925,16 +1024,15 @@ LogicalResult KernelOp::verifyRegions() {
     return success();
   }
 
-  // Everything else is the contraction's epilogue.
-  for (Value operand : contraction->getOperands())
-    if (Operation *def = operand.getDefiningOp();
-        def && !matchPattern(def, m_Constant()))
-      return contraction->emitOpError()
-             << "reads a value computed inside the crest.kernel; a "
-                "contraction's operands must be kernel inputs or constants";
+  // The ops before the contraction are its operands' prologues, the ops
+  // after it its epilogue.
+  if (failed(verifyPrologues(*this, contraction)))
+    return failure();
   ArrayRef<int64_t> tile = getTensorType(contraction->getResult(0)).getShape();
-  for (Operation &op : body.without_terminator()) {
-    if (&op == contraction.getOperation() || matchPattern(&op, m_Constant()))
+  for (Operation &op :
+       llvm::make_range(std::next(contraction->getIterator()),
+                        body.without_terminator().end())) {
+    if (matchPattern(&op, m_Constant()))
       continue;
     if (!op.hasTrait<OpTrait::Elementwise>())
       return op.emitOpError()

@@ -153,6 +153,77 @@ struct SinkUnitReshape : public RewritePattern {
   }
 };
 
+/// The operand of elementwise op `op` that a reshape of its result can be
+/// moved above: its one operand of the result's shape, when every other
+/// operand is a scalar (rank 0, broadcast at any rank); else null.
+Value getReshapeableOperand(Operation *op) {
+  if (!isElementwise(op))
+    return {};
+  Value main;
+  for (Value v : op->getOperands()) {
+    if (tensorType(v).getRank() == 0)
+      continue;
+    if (main || tensorType(v).getShape() !=
+                    tensorType(op->getResult(0)).getShape())
+      return {};
+    main = v;
+  }
+  return main;
+}
+
+/// Most elementwise ops a reshape is moved above on its way to a
+/// contraction.
+constexpr unsigned kMaxHoistDepth = 4;
+
+/// Whether every use of `v` is a contraction's lhs or rhs, directly or
+/// through single-use elementwise ops a reshape can be moved above.
+bool feedsContractionOperandsOnly(Value v, unsigned depth = 0) {
+  if (v.use_empty() || depth >= kMaxHoistDepth)
+    return false;
+  return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (isa<ContractionOpInterface>(user))
+      return use.getOperandNumber() < 2;
+    return getReshapeableOperand(user) == use.get() && user->hasOneUse() &&
+           feedsContractionOperandsOnly(user->getResult(0), depth + 1);
+  });
+}
+
+/// `reshape(u(x, s))` -> `u(reshape(x), s)` for an elementwise op `u` (a
+/// cast, a multiply by a scalar scale) whose only use is a reshape feeding
+/// contraction operands (through more such ops): the ops then compute the
+/// contraction's operand directly and join its prologue. (The reshape is a
+/// buffer alias; the op's kernel would be a launch of its own.)
+struct HoistReshapeAboveElementwise : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp reshape,
+                                PatternRewriter &rewriter) const override {
+    Operation *op = reshape.getInput().getDefiningOp();
+    Value source = op ? getReshapeableOperand(op) : Value();
+    if (!source || !op->hasOneUse() || reshape->getParentOfType<KernelOp>() ||
+        op->getBlock() != reshape->getBlock())
+      return rewriter.notifyMatchFailure(reshape, "no elementwise producer");
+    if (!feedsContractionOperandsOnly(reshape.getResult()))
+      return rewriter.notifyMatchFailure(reshape, "not a contraction operand");
+    ArrayRef<int64_t> shape = tensorType(reshape.getResult()).getShape();
+    rewriter.setInsertionPoint(reshape);
+    Value reshaped = ReshapeOp::create(
+        rewriter, reshape.getLoc(),
+        RankedTensorType::get(shape, tensorType(source).getElementType()),
+        source);
+    SmallVector<Value> operands(op->getOperands());
+    for (Value &v : operands)
+      if (v == source)
+        v = reshaped;
+    OperationState state(op->getLoc(), op->getName(), operands,
+                         {reshape.getResult().getType()}, op->getAttrs());
+    rewriter.replaceOp(reshape, rewriter.create(state)->getResults());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Epilogue groups
 //===----------------------------------------------------------------------===//
@@ -319,6 +390,90 @@ void growEpilogue(EpilogueGroup &group, const FusionLimits &limits,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Operand prologues
+//===----------------------------------------------------------------------===//
+
+/// Most ops one operand's prologue takes (each is recomputed at every load
+/// of the operand's element).
+constexpr size_t kMaxPrologueOps = 4;
+
+/// Ops cheap enough to recompute at every load of an operand element.
+bool isCheapElementwise(Operation *op) {
+  return isa<CastOp, AddOp, SubOp, MulOp, NegOp, AbsOp, ReluOp, ClipOp, MaxOp,
+             MinOp>(op);
+}
+
+/// The elementwise ops (in program order) that compute operand #`operand`
+/// of `contraction` from a tensor of the operand's shape, to be applied as
+/// the kernel loads the operand (a cast, a per-channel scale-and-shift):
+/// a chain of single-use cheap ops (the first may also feed other
+/// contractions' operands), each with one operand of the operand's shape
+/// and the others splat constants or tensors broadcast to it.
+SmallVector<Operation *> collectPrologue(Operation *contraction,
+                                         unsigned operand,
+                                         const FusionLimits &limits,
+                                         unsigned &refused) {
+  SmallVector<Operation *> chain;
+  auto refuse = [&](Operation *op, const Twine &why) {
+    ++refused;
+    if (limits.remarks)
+      op->emitRemark() << "not fused into the "
+                       << (operand == 0 ? "lhs" : "rhs") << " loads of "
+                       << describe(contraction) << ": " << why;
+  };
+  Value value = contraction->getOperand(operand);
+  ArrayRef<int64_t> shape = tensorType(value).getShape();
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isElementwise(def) || def->getParentOfType<KernelOp>() ||
+        def->getBlock() != contraction->getBlock())
+      break;
+    if (auto conv = dyn_cast<Conv2DOp>(contraction);
+        conv && conv.getGroups() != 1) {
+      refuse(def, "a grouped convolution's direct kernel reads its operands "
+                  "without a prologue");
+      break;
+    }
+    if (!isCheapElementwise(def)) {
+      refuse(def, "only casts and simple arithmetic join an operand's loads, "
+                  "where they are recomputed at every load");
+      break;
+    }
+    // The op feeding the contraction may feed other contractions' operands
+    // too (a cast of the input of Q, K and V projections): each gets a copy
+    // in its loads and the op's own kernel disappears. Further up, the
+    // chain takes single-use ops only.
+    bool contractionsOnly = llvm::all_of(value.getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return isa<ContractionOpInterface>(user) && use.getOperandNumber() < 2 &&
+             user->getBlock() == contraction->getBlock();
+    });
+    if (!value.hasOneUse() && !(chain.empty() && contractionsOnly)) {
+      refuse(def, "its result has other uses, which would still need it "
+                  "computed on its own");
+      break;
+    }
+    if (chain.size() == kMaxPrologueOps) {
+      refuse(def, "the prologue already has " + Twine(kMaxPrologueOps) +
+                      " ops, the most one operand's loads take");
+      break;
+    }
+    // The operand the chain continues through: the first of the shape.
+    Value next;
+    for (Value v : def->getOperands())
+      if (!isSplatConstant(v) && tensorType(v).getShape() == shape) {
+        next = v;
+        break;
+      }
+    if (!next)
+      break;
+    chain.push_back(def);
+    value = next;
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
 /// Grows a chain from `head`: appends the single consumer of the chain's
 /// last value while it is fusable (elementwise-only kernels).
 SmallVector<Operation *> growChain(Operation *head) {
@@ -390,8 +545,10 @@ bool buildKernel(ArrayRef<Operation *> ops, ArrayRef<Value> results) {
       unsorted |= ancestor && ancestor->isBeforeInBlock(kernel);
     }
   }
+  // A prologue op that also feeds other contractions stays for them.
   for (Operation *op : llvm::reverse(ops))
-    op->erase();
+    if (op->use_empty())
+      op->erase();
   return unsorted;
 }
 
@@ -426,6 +583,15 @@ public:
     // Contractions (convolutions included: implicit GEMMs and direct
     // kernels both apply the epilogue per output element) and their
     // epilogues.
+    // A reshape between a cast (or a scaling) and a contraction goes above
+    // it. Each walk moves every such reshape one op up; the chains are
+    // at most kMaxHoistDepth deep.
+    for (unsigned i = 0; i < kMaxHoistDepth; ++i) {
+      RewritePatternSet hoist(&getContext());
+      hoist.add<HoistReshapeAboveElementwise>(&getContext());
+      walkAndApplyPatterns(module, std::move(hoist));
+    }
+
     SmallVector<Operation *> contractions;
     module.walk([&](Operation *op) {
       if (isa<MatmulOp, BatchMatmulOp, Conv2DOp>(op) && outsideKernels(op))
@@ -436,13 +602,24 @@ public:
     for (Operation *op : contractions) {
       EpilogueGroup group(op);
       growEpilogue(group, limits, refused);
-      if (group.getOps().size() < 2)
+      // The operands' prologues (what earlier epilogues left).
+      SmallVector<Operation *> ops;
+      for (unsigned operand : {0u, 1u})
+        if (prologues)
+          llvm::append_range(ops,
+                             collectPrologue(op, operand, limits, refused));
+      llvm::sort(ops, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      if (group.getOps().size() < 2 && ops.empty())
         continue; // a lone contraction is lowered as it is
+      numPrologueOps += ops.size();
+      llvm::append_range(ops, group.getOps());
       SmallVector<Value> results = group.getResults();
       numFusedOps += group.getOps().size() - 1;
       numExtraResults += results.size() - 1;
       Block *block = op->getBlock();
-      if (buildKernel(group.getOps(), results))
+      if (buildKernel(ops, results))
         unsorted.insert(block);
       ++numContractionKernels;
     }

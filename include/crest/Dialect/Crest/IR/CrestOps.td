@@ -769,7 +769,9 @@ def Crest_KernelOp : Crest_Op<"kernel", [
 
     - one contraction plus elementwise operations on results of the
       contraction's shape (its fused epilogue: bias, activation, residual
-      add, scaling, conversion), none of which feeds the contraction; or
+      add, scaling, conversion) and, before it, elementwise operations that
+      compute its lhs or rhs from a kernel input (its prologue: a cast, a
+      per-channel scale), applied as the operand's elements are loaded; or
     - a group of elementwise, normalization and reduction operations with no
       contraction.
 
@@ -801,6 +803,14 @@ def Crest_KernelOp : Crest_Op<"kernel", [
   let extraClassDeclaration = [{
     /// The contraction the kernel is built around, or null.
     ::crest::ContractionOpInterface getContraction();
+    /// The prologue of the contraction's operand #`operand` (0: lhs, 1:
+    /// rhs): the ops before the contraction that compute it, in program
+    /// order (empty when the operand is a kernel input or a constant).
+    ::llvm::SmallVector<::mlir::Operation *> getPrologue(unsigned operand);
+    /// The kernel input a prologue reads the operand's elements from: the
+    /// first one of the operand's shape its ops use (null without a
+    /// prologue). The prologue's other inputs broadcast to that shape.
+    ::mlir::BlockArgument getPrologueSource(unsigned operand);
   }];
 }
 

@@ -121,6 +121,9 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every elementwise op refused by a group, "
            "saying why">,
+    Option<"prologues", "prologues", "bool", /*default=*/"true",
+           "Fuse the casts and cheap arithmetic computing a contraction's "
+           "operands into its operand loads">,
     Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
            "Most results a contraction kernel may have (its epilogue's "
            "values used outside it)">,
@@ -132,6 +135,8 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numContractionKernels", "contraction-kernels",
               "crest.kernels built around a contraction">,
+    Statistic<"numPrologueOps", "prologue-ops",
+              "Elementwise ops fused into a contraction's operand loads">,
     Statistic<"numFusedOps", "fused-ops",
               "elementwise ops fused into contraction kernels">,
     Statistic<"numExtraResults", "extra-results",

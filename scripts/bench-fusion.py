@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Fusion benchmark (not a test): launches and modelled latency of the
+shared models (../shared/models) with operand prologues fused and, as the
+baseline in the same run, with --fuse-prologues=false, in f32 and f16, under
+the emulator's timing model (docs/Timing.md; its parameters are printed by
+crest-run --timing: gfx942 at its 1051 MHz modelled clock, 2.0 us launch
+overhead per kernel). Modelled time is deterministic, so one run per
+configuration suffices; the script runs the first one twice to check.
+
+  scripts/bench-fusion.py [--build build] [--shared ../shared]
+                          [--target gfx942] [--models mlp,tiny_encoder,...]
+
+prints one row per model and precision:
+  model precision: launches B -> A, modelled B us -> A us (kernels B -> A)
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MODELS = ["mlp", "mobilenet_v3_small", "tiny_encoder"]
+SUMMARY = re.compile(r"(\d+) launches, ([0-9.]+) us modelled = ([0-9.]+) us "
+                     r"in kernels")
+
+
+def measure(build, model_dir, target, precision, prologues, tmp):
+    package = os.path.join(tmp, "%s-%s-%d.crest" % (
+        os.path.basename(model_dir), precision, prologues))
+    subprocess.run([os.path.join(build, "bin", "crest-compile"),
+                    os.path.join(model_dir, "model.onnx"),
+                    "--target=" + target, "--precision=" + precision,
+                    "--fuse-prologues=" + ("true" if prologues else "false"),
+                    "-o", package], check=True)
+    data = os.path.join(model_dir, "test_data_set_0")
+    command = [os.path.join(build, "bin", "crest-run"), package,
+               "--device=emu", "--timing"]
+    for name in sorted(os.listdir(data)):
+        if name.startswith("input_"):
+            command += ["--input", os.path.join(data, name)]
+    out = subprocess.run(command, check=True, capture_output=True,
+                         text=True).stdout
+    match = SUMMARY.search(out)
+    if not match:
+        sys.exit("no timing summary in crest-run's output:\n" + out)
+    return int(match.group(1)), float(match.group(2)), float(match.group(3))
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join(root, "build"))
+    parser.add_argument("--shared",
+                        default=os.path.join(root, "..", "shared"))
+    parser.add_argument("--target", default="gfx942")
+    parser.add_argument("--models", default=",".join(MODELS))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        checked = False
+        for model in args.models.split(","):
+            model_dir = os.path.join(args.shared, "models", model)
+            for precision in ("f32", "f16"):
+                before = measure(args.build, model_dir, args.target,
+                                 precision, False, tmp)
+                after = measure(args.build, model_dir, args.target,
+                                precision, True, tmp)
+                if not checked:
+                    again = measure(args.build, model_dir, args.target,
+                                    precision, True, tmp)
+                    if again != after:
+                        sys.exit("modelled time is not deterministic: %s vs "
+                                 "%s" % (after, again))
+                    checked = True
+                print("%s %s: launches %d -> %d, modelled %.1f us -> %.1f us "
+                      "(kernels %.1f -> %.1f us)" % (
+                          model, precision, before[0], after[0], before[1],
+                          after[1], before[2], after[2]), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Operand prologues end to end: graphs whose contraction operands are
-computed by casts and per-channel scale-and-shift ops, which
-crest-fuse-epilogues fuses into the contraction's operand loads, compiled
-for one chip (explicit configurations select each load path), run on the
-emulator and compared with NumPy.
+computed by casts (which crest-fuse-epilogues fuses into the contraction's
+operand loads) and by per-channel scale-and-shift ops (crest.kernels with
+those prologues written out: the pass leaves them to kernels of their own),
+compiled for one chip (explicit configurations select each load path), run
+on the emulator and compared with NumPy.
 
 Every value is a small integer or a power-of-two multiple of one, so the
 prologue, the f16 rounding and the f32 sums are exact: any difference at
@@ -271,12 +272,31 @@ def values(name, shape, elt, rng):
 
 def run(name, args, bin_dir, tmp):
     inputs, lines, (out_name, out_shape), reference = CASES[name]()
-    arg_text = ", ".join(f"%{n}: {ty(s, e)} {{crest.name = \"{n}\"}}"
-                         for n, s, e in inputs)
+    out = ty(out_shape, "f32")
+    if len(inputs) == 2:
+        # Casts only: crest-fuse-epilogues forms the kernel.
+        arg_text = ", ".join(f"%{n}: {ty(s, e)} {{crest.name = \"{n}\"}}"
+                             for n, s, e in inputs)
+        body = "".join("  " + line + "\n" for line in lines)
+        result = "%y"
+    else:
+        # Prologues that read other tensors (per-channel scales and shifts)
+        # are kernels crest-fuse-epilogues does not form (slower than a
+        # kernel of their own under the timing model); written out here,
+        # they test the code generator.
+        arg_text = ", ".join(f"%in_{n}: {ty(s, e)} {{crest.name = \"{n}\"}}"
+                             for n, s, e in inputs)
+        names = ", ".join(f"%in_{n}" for n, _, _ in inputs)
+        types = ", ".join(ty(s, e) for _, s, e in inputs)
+        block = ", ".join(f"%{n}: {ty(s, e)}" for n, s, e in inputs)
+        body = (f"  %k = crest.kernel ins({names} : {types}) -> {out} {{\n"
+                f"  ^bb0({block}):\n" +
+                "".join("    " + line + "\n" for line in lines) +
+                f"    crest.yield %y : {out}\n  }}\n")
+        result = "%k"
     graph = (f"func.func @prologue({arg_text})\n"
-             f"    -> ({ty(out_shape, 'f32')} {{crest.name = \"y\"}}) {{\n" +
-             "".join("  " + line + "\n" for line in lines) +
-             f"  return %y : {ty(out_shape, 'f32')}\n}}\n")
+             f"    -> ({out} {{crest.name = \"y\"}}) {{\n" + body +
+             f"  return {result} : {out}\n}}\n")
     work = os.path.join(tmp, name)
     os.makedirs(work, exist_ok=True)
     source = os.path.join(work, "graph.mlir")

@@ -23,24 +23,49 @@ func.func @cast_lhs(%x: tensor<64x128xf32>, %w: tensor<128x32xf16>) -> tensor<64
 
 // -----
 
-// Squeeze-and-excitation: the per-channel multiply and the cast of its
-// result become the projection's prologue; the excitation is a kernel
-// input broadcast per channel.
+// Squeeze-and-excitation: the per-channel multiply reads the excitation
+// per element, which the projection's loads would load again at every
+// load of its operand: refused, and the cast after it stays with it (one
+// elementwise kernel with the sigmoid, which then stores f16).
 // CHECK-LABEL: func.func @excite
 // CHECK:         %[[P:.*]] = crest.global_avg_pool2d %arg0
-// CHECK:         %[[S:.*]] = crest.sigmoid %[[P]]
-// CHECK:         crest.kernel ins(%arg0, %[[S]], %arg1 : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32>, tensor<24x16x1x1xf16>)
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<1x16x8x8xf32>, %[[E:.*]]: tensor<1x16x1x1xf32>, %[[W:.*]]: tensor<24x16x1x1xf16>):
-// CHECK-NEXT:      %[[M:.*]] = crest.mul %[[X]], %[[E]]
-// CHECK-NEXT:      %[[C:.*]] = crest.cast %[[M]]
-// CHECK-NEXT:      crest.conv2d %[[C]], %[[W]]
+// CHECK:         %[[E:.*]] = crest.kernel ins(%[[P]], %arg0
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      crest.sigmoid
+// CHECK-NEXT:      crest.mul
+// CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.yield
+// CHECK:         crest.conv2d %[[E]], %arg1
 func.func @excite(%x: tensor<1x16x8x8xf32>, %w: tensor<24x16x1x1xf16>) -> tensor<1x24x8x8xf32> {
   %p = crest.global_avg_pool2d %x : tensor<1x16x8x8xf32> -> tensor<1x16x1x1xf32>
   %s = crest.sigmoid %p : tensor<1x16x1x1xf32>
+  // expected-remark @below {{not fused into the lhs loads of 'crest.conv2d': it reads another tensor per element, which every load of the operand would load again}}
   %m = crest.mul %x, %s : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32> -> tensor<1x16x8x8xf32>
   %c = crest.cast %m : tensor<1x16x8x8xf32> to tensor<1x16x8x8xf16>
   %y = crest.conv2d %c, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x16x8x8xf16>, tensor<24x16x1x1xf16> -> tensor<1x24x8x8xf32>
   return %y : tensor<1x24x8x8xf32>
+}
+
+// -----
+
+// A multiply by a scalar (an fp8 quantisation scale) and the cast join;
+// the reshape between moves above both.
+// CHECK-LABEL: func.func @scalar_scale
+// CHECK:         %[[R:.*]] = crest.reshape %{{.*}} : tensor<1x16x64xf32> to tensor<16x64xf32>
+// CHECK-NEXT:    crest.kernel ins(%[[R]], %arg1
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      crest.mul
+// CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.matmul
+func.func @scalar_scale(%x: tensor<1x16x64xf32>, %w: tensor<64x32xf16>) -> tensor<16x32xf32> {
+  %n = crest.softmax %x : tensor<1x16x64xf32>
+  %c2 = arith.constant dense<2.0> : tensor<f32>
+  %m = crest.mul %n, %c2 : tensor<1x16x64xf32>, tensor<f32> -> tensor<1x16x64xf32>
+  %c = crest.cast %m : tensor<1x16x64xf32> to tensor<1x16x64xf16>
+  %r = crest.reshape %c : tensor<1x16x64xf16> to tensor<16x64xf16>
+  %y = crest.matmul %r, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
 }
 
 // -----
@@ -94,12 +119,14 @@ func.func @grouped(%x: tensor<1x8x6x6xf32>, %w: tensor<8x1x3x3xf16>) -> tensor<1
 // -----
 
 // Refused: a transcendental would be recomputed at every load; the cast
-// after it still joins.
+// after it stays with it (tanh and cast are one elementwise kernel).
 // CHECK-LABEL: func.func @expensive
-// CHECK:         %[[T:.*]] = crest.tanh %arg0
-// CHECK:         crest.kernel ins(%[[T]], %arg1
-// CHECK:           crest.cast
-// CHECK-NEXT:      crest.matmul
+// CHECK:         %[[T:.*]] = crest.kernel ins(%arg0
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      crest.tanh
+// CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.yield
+// CHECK:         crest.matmul %[[T]], %arg1
 func.func @expensive(%x: tensor<16x64xf32>, %w: tensor<64x32xf16>) -> tensor<16x32xf32> {
   // expected-remark @below {{not fused into the lhs loads of 'crest.matmul': only casts and simple arithmetic join an operand's loads, where they are recomputed at every load}}
   %0 = crest.tanh %x : tensor<16x64xf32>
@@ -123,16 +150,18 @@ func.func @other_use(%x: tensor<16x64xf32>, %w: tensor<64x32xf16>) -> (tensor<16
 
 // -----
 
-// Refused: a fifth op (each is recomputed at every load).
+// Refused: a fifth op (each is recomputed at every load); the chain stays
+// with it, one elementwise kernel.
 // CHECK-LABEL: func.func @long_chain
-// CHECK:         %[[A:.*]] = crest.abs %arg0
-// CHECK:         crest.kernel ins(%[[A]], %arg1
+// CHECK:         %[[A:.*]] = crest.kernel ins(%arg0
 // CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      crest.abs
 // CHECK-NEXT:      crest.neg
 // CHECK-NEXT:      crest.relu
 // CHECK-NEXT:      crest.neg
 // CHECK-NEXT:      crest.cast
-// CHECK-NEXT:      crest.matmul
+// CHECK-NEXT:      crest.yield
+// CHECK:         crest.matmul %[[A]], %arg1
 func.func @long_chain(%x: tensor<16x64xf32>, %w: tensor<64x32xf16>) -> tensor<16x32xf32> {
   // expected-remark @below {{not fused into the lhs loads of 'crest.matmul': the prologue already has 4 ops, the most one operand's loads take}}
   %0 = crest.abs %x : tensor<16x64xf32>

@@ -112,6 +112,21 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     earlier). Existing `crest.kernel`s and non-elementwise consumers
     (softmax, layer_norm, pooling, reductions) are left alone.
 
+    With `prologues` (the default), the ops computing a contraction's lhs
+    or rhs from a tensor of its shape join the kernel before the
+    contraction (its operand prologue, applied as the operand is loaded):
+    a chain of at most four casts, adds, subs, muls, negations, abs, relu,
+    clip, max or min whose other operands are splat constants, each used
+    once (the first may also feed other contractions' operands: each gets a
+    copy). An op that reads another tensor per element (a per-channel
+    scale) is refused, as are transcendentals and grouped convolutions'
+    operands (their direct kernel has no prologue); a chain cut below an
+    elementwise op stays with that op's kernel. Before grouping, a cast of
+    a reshape, transpose or slice of a contraction's or elementwise op's
+    value moves above the data movement (it joins that kernel, and the
+    casts of several slices become one), and a reshape between a cast (or a
+    scalar multiply) of anything else and a contraction moves above them.
+
     ```sh
     crest-opt model.mlir --crest-fuse-epilogues=remarks
     ```
@@ -122,8 +137,9 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
            "Emit a remark for every elementwise op refused by a group, "
            "saying why">,
     Option<"prologues", "prologues", "bool", /*default=*/"true",
-           "Fuse the casts and cheap arithmetic computing a contraction's "
-           "operands into its operand loads">,
+           "Fuse the casts and scalar arithmetic computing a contraction's "
+           "operands into its operand loads, moving casts and reshapes "
+           "across data movement towards the kernel they join">,
     Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
            "Most results a contraction kernel may have (its epilogue's "
            "values used outside it)">,

@@ -25,6 +25,9 @@ import sys
 
 import numpy as np
 
+# run_conv.py (this directory): the convolution from its definition.
+from run_conv import conv_ref
+
 
 def ty(shape, elt):
     return "tensor<" + "x".join(map(str, shape)) + "x" + elt + ">"
@@ -169,22 +172,6 @@ def batch_matmul_lhs_cast():
     return args, lines, ("y", (b, m, n)), reference
 
 
-def conv_reference(x, w, stride, pad):
-    n, c, h, wd = x.shape
-    f, _, kh, kw = w.shape
-    xp = np.zeros((n, c, h + 2 * pad, wd + 2 * pad))
-    xp[:, :, pad:pad + h, pad:pad + wd] = x
-    oh = (h + 2 * pad - kh) // stride + 1
-    ow = (wd + 2 * pad - kw) // stride + 1
-    out = np.zeros((n, f, oh, ow))
-    for i in range(oh):
-        for j in range(ow):
-            patch = xp[:, :, i * stride:i * stride + kh,
-                       j * stride:j * stride + kw]
-            out[:, :, i, j] = np.einsum("nckl,fckl->nf", patch, w)
-    return out
-
-
 def conv_case(c, f, hw, kernel, stride, pad, input_prologue, filter_scale):
     """conv(prologue(x), w): input_prologue "scale-shift" (x * s[c] + t[c],
     then the cast) or "scale" (the squeeze-excite multiply, then the cast);
@@ -229,9 +216,9 @@ def conv_case(c, f, hw, kernel, stride, pad, input_prologue, filter_scale):
         w = v["w"].astype(np.float64)
         if filter_scale:
             w = w * v["g"]
-        return conv_reference(x.astype(np.float16).astype(np.float64),
-                              w.astype(np.float16).astype(np.float64),
-                              stride, pad)
+        return conv_ref(x.astype(np.float16).astype(np.float64),
+                        w.astype(np.float16).astype(np.float64),
+                        (stride, stride), (pad,) * 4, (1, 1), 1)
 
     return args, lines, ("y", y4), reference
 

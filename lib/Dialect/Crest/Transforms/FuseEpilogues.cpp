@@ -229,7 +229,7 @@ struct HoistCastAboveDataMovement : public OpRewritePattern<CastOp> {
       rewriter.setInsertionPointAfterValue(source);
       hoisted = CastOp::create(rewriter, cast.getLoc(), castType, source);
     } else if (!hoisted->isBeforeInBlock(move)) {
-      hoisted->moveBefore(move);
+      rewriter.moveOpBefore(hoisted, move);
     }
     rewriter.setInsertionPoint(cast);
     OperationState state(move->getLoc(), move->getName(),
@@ -482,13 +482,12 @@ void growEpilogue(EpilogueGroup &group, const FusionLimits &limits,
 /// of the operand's element).
 constexpr size_t kMaxPrologueOps = 4;
 
-
 /// The elementwise ops (in program order) that compute operand #`operand`
 /// of `contraction` from a tensor of the operand's shape, to be applied as
 /// the kernel loads the operand (a cast, a per-channel scale-and-shift):
 /// a chain of single-use cheap ops (the first may also feed other
 /// contractions' operands), each with one operand of the operand's shape
-/// and the others splat constants or tensors broadcast to it.
+/// and splat constants for the others.
 SmallVector<Operation *> collectPrologue(Operation *contraction,
                                          unsigned operand,
                                          const FusionLimits &limits,
@@ -709,9 +708,11 @@ public:
       EpilogueGroup group(op);
       growEpilogue(group, limits, refused);
       // The operands' prologues (what earlier epilogues left).
+      // (A value read as both operands has no prologue: each op belongs to
+      // one operand's.)
       SmallVector<Operation *> ops;
       for (unsigned operand : {0u, 1u})
-        if (prologues)
+        if (prologues && op->getOperand(0) != op->getOperand(1))
           llvm::append_range(ops,
                              collectPrologue(op, operand, limits, refused));
       llvm::sort(ops, [](Operation *a, Operation *b) {

@@ -195,3 +195,44 @@ func.func @shared_cast(%x: tensor<16x64xf32>, %wq: tensor<64x32xf16>, %wk: tenso
   %2 = crest.matmul %0, %wk precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf32>
   return %1, %2 : tensor<16x32xf32>, tensor<16x32xf32>
 }
+
+// -----
+
+// One cast read as both operands: no prologue (a prologue op belongs to
+// one operand; crest.kernel's verifier refuses one feeding both).
+// CHECK-LABEL: func.func @both_operands
+// CHECK:         %[[C:.*]] = crest.cast %arg0
+// CHECK-NEXT:    crest.matmul %[[C]], %[[C]]
+func.func @both_operands(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = crest.cast %x : tensor<64x64xf32> to tensor<64x64xf16>
+  %1 = crest.matmul %0, %0 precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+  return %1 : tensor<64x64xf32>
+}
+
+// -----
+
+// Casts of slices and transposes of a contraction's result move above the
+// data movement, become one cast, and join that contraction's epilogue:
+// the data movement moves f16 and no cast is a kernel (the Q, K and V of
+// an exported encoder's fused projection).
+// CHECK-LABEL: func.func @cast_above_data_movement
+// CHECK:         %[[K:.*]] = crest.kernel ins(%arg0, %arg1 : tensor<16x64xf16>, tensor<64x128xf16>) -> tensor<16x128xf16>
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      crest.matmul
+// CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.yield
+// CHECK-DAG:     %[[A:.*]] = crest.slice %[[K]] offsets [0, 0] : tensor<16x128xf16> -> tensor<16x64xf16>
+// CHECK-DAG:     %[[B:.*]] = crest.slice %[[K]] offsets [0, 64] : tensor<16x128xf16> -> tensor<16x64xf16>
+// CHECK:         %[[T:.*]] = crest.transpose %[[B]] permutation [1, 0] : tensor<16x64xf16> -> tensor<64x16xf16>
+// CHECK-NOT:     crest.cast
+// CHECK:         crest.matmul %[[A]], %[[T]]
+func.func @cast_above_data_movement(%x: tensor<16x64xf16>, %w: tensor<64x128xf16>) -> tensor<16x16xf32> {
+  %0 = crest.matmul %x, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x128xf16> -> tensor<16x128xf32>
+  %1 = crest.slice %0 offsets [0, 0] : tensor<16x128xf32> -> tensor<16x64xf32>
+  %2 = crest.slice %0 offsets [0, 64] : tensor<16x128xf32> -> tensor<16x64xf32>
+  %3 = crest.transpose %2 permutation [1, 0] : tensor<16x64xf32> -> tensor<64x16xf32>
+  %a = crest.cast %1 : tensor<16x64xf32> to tensor<16x64xf16>
+  %b = crest.cast %3 : tensor<64x16xf32> to tensor<64x16xf16>
+  %4 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x16xf16> -> tensor<16x16xf32>
+  return %4 : tensor<16x16xf32>
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fusion benchmark (not a test): launches and modelled latency of the
-shared models (../shared/models) with operand prologues fused and, as the
-baseline in the same run, with --fuse-prologues=false, in f32 and f16, under
+shared models (../shared/models), and of f16 GEMMs whose lhs is cast from
+f32, with operand prologues fused and, as the baseline in the same run,
+with --fuse-prologues=false (models in f32 and f16), under
 the emulator's timing model (docs/Timing.md; its parameters are printed by
 crest-run --timing: gfx942 at its 1051 MHz modelled clock, 2.0 us launch
 overhead per kernel). Modelled time is deterministic, so one run per
@@ -10,7 +11,8 @@ configuration suffices; the script runs the first one twice to check.
   scripts/bench-fusion.py [--build build] [--shared ../shared]
                           [--target gfx942] [--models mlp,tiny_encoder,...]
 
-prints one row per model and precision:
+prints one row per model and precision, then per GEMM shape (M x K x N;
+projected with --timing-only):
   model precision: launches B -> A, modelled B us -> A us (kernels B -> A)
 """
 import argparse
@@ -21,7 +23,45 @@ import sys
 import tempfile
 
 MODELS = ["mlp", "mobilenet_v3_small", "tiny_encoder"]
-SUMMARY = re.compile(r"(\d+) launches, ([0-9.]+) us modelled = ([0-9.]+) us "
+GEMMS = [(128, 1024, 256), (256, 1024, 512), (512, 512, 512),
+         (512, 1024, 512), (1024, 512, 256), (1024, 1024, 1024),
+         (64, 4096, 1024)]
+
+CAST_GEMM = """func.func @mm(%x: tensor<{m}x{k}xf32> {{crest.name = "x"}},
+             %w: tensor<{k}x{n}xf16> {{crest.name = "w"}})
+    -> (tensor<{m}x{n}xf32> {{crest.name = "y"}}) {{
+  %0 = crest.cast %x : tensor<{m}x{k}xf32> to tensor<{m}x{k}xf16>
+  %1 = crest.matmul %0, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+         : tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16> -> tensor<{m}x{n}xf32>
+  return %1 : tensor<{m}x{n}xf32>
+}}
+"""
+
+
+def measure_gemm(build, shape, target, prologues, tmp):
+    import numpy as np
+    m, k, n = shape
+    name = os.path.join(tmp, "gemm-%dx%dx%d" % shape)
+    with open(name + ".mlir", "w") as f:
+        f.write(CAST_GEMM.format(m=m, k=k, n=n))
+    rng = np.random.default_rng(1)
+    np.save(name + "-x.npy", rng.standard_normal((m, k)).astype(np.float32))
+    np.save(name + "-w.npy", rng.standard_normal((k, n)).astype(np.float16))
+    package = "%s-%d.crest" % (name, prologues)
+    subprocess.run([os.path.join(build, "bin", "crest-compile"),
+                    name + ".mlir", "--target=" + target,
+                    "--fuse-prologues=" + ("true" if prologues else "false"),
+                    "-o", package], check=True)
+    out = subprocess.run(
+        [os.path.join(build, "bin", "crest-run"), package, "--device=emu",
+         "--timing", "--timing-only", "--input", "x=%s-x.npy" % name,
+         "--input", "w=%s-w.npy" % name],
+        check=True, capture_output=True, text=True).stdout
+    match = SUMMARY.search(out)
+    if not match:
+        sys.exit("no timing summary in crest-run's output:\n" + out)
+    return int(match.group(1)), float(match.group(2)), float(match.group(3))
+SUMMARY = re.compile(r"(\d+) launch(?:es)?, ([0-9.]+) us modelled = ([0-9.]+) us "
                      r"in kernels")
 
 
@@ -55,6 +95,8 @@ def main():
                         default=os.path.join(root, "..", "shared"))
     parser.add_argument("--target", default="gfx942")
     parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--no-gemms", action="store_true",
+                        help="skip the cast-operand GEMMs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         checked = False
@@ -76,6 +118,13 @@ def main():
                       "(kernels %.1f -> %.1f us)" % (
                           model, precision, before[0], after[0], before[1],
                           after[1], before[2], after[2]), flush=True)
+        for shape in [] if args.no_gemms else GEMMS:
+            before = measure_gemm(args.build, shape, args.target, False, tmp)
+            after = measure_gemm(args.build, shape, args.target, True, tmp)
+            print("cast+matmul %dx%dx%d: launches %d -> %d, modelled %.2f us "
+                  "-> %.2f us (kernels %.2f -> %.2f us)" % (
+                      shape + (before[0], after[0], before[1], after[1],
+                               before[2], after[2])), flush=True)
     return 0
 
 

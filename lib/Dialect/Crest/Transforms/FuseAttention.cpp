@@ -259,14 +259,22 @@ struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
     Location loc = pv.getLoc();
     Value q4 = reshapeTo(rewriter, loc, qk.getLhs(), {1, heads, lq, d});
     Value k4;
+    // K^T as transpose(x), possibly cast (to the product's operand type)
+    // after the transpose and its unit reshapes.
+    Value kT = peelUnitReshapes(qk.getRhs());
+    CastOp kCast = kT.getDefiningOp<CastOp>();
+    if (kCast && kCast->hasOneUse())
+      kT = peelUnitReshapes(kCast.getInput());
+    else
+      kCast = {};
     if (qk.getTransposeRhs()) {
       k4 = reshapeTo(rewriter, loc, qk.getRhs(), {1, heads, lkv, d});
-    } else if (auto t = peelUnitReshapes(qk.getRhs()).getDefiningOp<TransposeOp>();
+    } else if (auto t = kT.getDefiningOp<TransposeOp>();
                t && t->hasOneUse() &&
                dropLeadingOnes(t.getType().getShape()) ==
                    dropLeadingOnes(kShape)) {
       // K^T = transpose(x, perm): K = transpose(x, perm with its last two
-      // entries swapped).
+      // entries swapped), then the cast if there was one.
       SmallVector<int64_t> perm(t.getPermutation());
       std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
       SmallVector<int64_t> shape(t.getType().getShape());
@@ -275,6 +283,10 @@ struct FuseAttentionPattern : OpRewritePattern<BatchMatmulOp> {
           rewriter, t.getLoc(),
           RankedTensorType::get(shape, t.getType().getElementType()),
           t.getInput(), rewriter.getDenseI64ArrayAttr(perm));
+      if (kCast)
+        k = CastOp::create(rewriter, kCast.getLoc(),
+                           RankedTensorType::get(shape, kRaw.getElementType()),
+                           k);
       k4 = reshapeTo(rewriter, loc, k, {1, heads, lkv, d});
     } else {
       Value k = TransposeOp::create(

@@ -56,6 +56,36 @@ func.func @onnx_form(%qh: tensor<1x4x128x64xf32>, %kx: tensor<1x128x4x64xf32>, %
 
 // -----
 
+// The same in f16 (--precision=f16): K^T is cast after the transpose and
+// its unit reshape. K is the transpose to [0, 2, 1, 3], then the cast: no
+// second transpose.
+// CHECK-LABEL: func.func @onnx_form_cast
+// CHECK-SAME: (%[[QH:.*]]: tensor<1x4x128x64xf16>, %[[KX:.*]]: tensor<1x128x4x64xf32>, %[[VH:.*]]: tensor<1x4x128x64xf16>)
+// CHECK: %[[K:.*]] = crest.transpose %[[KX]] permutation [0, 2, 1, 3] : tensor<1x128x4x64xf32> -> tensor<1x4x128x64xf32>
+// CHECK: %[[KH:.*]] = crest.cast %[[K]] : tensor<1x4x128x64xf32> to tensor<1x4x128x64xf16>
+// CHECK: crest.attention %[[QH]], %[[KH]], %[[VH]] scale = 1.250000e-01
+// CHECK-NOT: crest.transpose
+func.func @onnx_form_cast(%qh: tensor<1x4x128x64xf16>, %kx: tensor<1x128x4x64xf32>, %vh: tensor<1x4x128x64xf16>) -> tensor<1x4x128x64xf32> {
+  %kt = crest.transpose %kx permutation [0, 2, 3, 1] : tensor<1x128x4x64xf32> -> tensor<1x4x64x128xf32>
+  %kc = crest.cast %kt : tensor<1x4x64x128xf32> to tensor<1x4x64x128xf16>
+  %q3 = crest.reshape %qh : tensor<1x4x128x64xf16> to tensor<4x128x64xf16>
+  %k3 = crest.reshape %kc : tensor<1x4x64x128xf16> to tensor<4x64x128xf16>
+  %s = crest.batch_matmul %q3, %k3 precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<4x128x64xf16>, tensor<4x64x128xf16> -> tensor<4x128x128xf32>
+  %s4 = crest.reshape %s : tensor<4x128x128xf32> to tensor<1x4x128x128xf32>
+  %c = arith.constant dense<8.0> : tensor<f32>
+  %d = crest.div %s4, %c : tensor<1x4x128x128xf32>, tensor<f32> -> tensor<1x4x128x128xf32>
+  %p = crest.softmax %d {axis = 3 : i64} : tensor<1x4x128x128xf32>
+  %ph = crest.cast %p : tensor<1x4x128x128xf32> to tensor<1x4x128x128xf16>
+  %p3 = crest.reshape %ph : tensor<1x4x128x128xf16> to tensor<4x128x128xf16>
+  %v3 = crest.reshape %vh : tensor<1x4x128x64xf16> to tensor<4x128x64xf16>
+  // expected-remark @below {{attention: Q K^T of 4 heads (128 queries x 128 keys, head dim 64), the scale, softmax, the cast of P to f16 and P V fused into one crest.attention (scale 1.250000e-01)}}
+  %o = crest.batch_matmul %p3, %v3 precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<4x128x128xf16>, tensor<4x128x64xf16> -> tensor<4x128x64xf32>
+  %o4 = crest.reshape %o : tensor<4x128x64xf32> to tensor<1x4x128x64xf32>
+  return %o4 : tensor<1x4x128x64xf32>
+}
+
+// -----
+
 // The probabilities are used twice (returned too): nothing is fused.
 // CHECK-LABEL: func.func @probabilities_used_twice
 // CHECK: crest.softmax

@@ -1856,6 +1856,15 @@ LogicalResult LowerToGPUPass::lower(Operation *anchor,
     Operation *first = !p.prologue[0].empty()   ? p.prologue[0].front()
                        : !p.prologue[1].empty() ? p.prologue[1].front()
                                                 : nullptr;
+    for (unsigned operand : {0u, 1u})
+      if (Value source = p.prologueSource[operand];
+          source && getElementTypeOrSelf(source).isInteger(1))
+        return p.prologue[operand].front()->emitOpError()
+               << "reads the contraction's "
+               << (operand == 0 ? "lhs" : "rhs")
+               << " from a bool tensor, which the operand's vector loads "
+                  "cannot read (i1 is not byte-addressed); cast it outside "
+                  "the crest.kernel";
     if (direct && first)
       return first->emitOpError()
              << "is fused into the operand loads of a grouped convolution, "

@@ -157,3 +157,22 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return %y : tensor<1x8x4x4xf32>
   }
 }
+
+// -----
+
+// A prologue whose only source is a bool tensor: the operand's vector
+// loads cannot read i1.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @bool_prologue(%x: tensor<32x64xf16>, %m: tensor<64x32xi1>) -> tensor<32x32xf32> {
+    %y = crest.kernel ins(%x, %m : tensor<32x64xf16>, tensor<64x32xi1>) -> tensor<32x32xf32> {
+    ^bb0(%a: tensor<32x64xf16>, %b: tensor<64x32xi1>):
+      // expected-error @+1 {{'crest.cast' op reads the contraction's rhs from a bool tensor, which the operand's vector loads cannot read (i1 is not byte-addressed); cast it outside the crest.kernel}}
+      %0 = crest.cast %b : tensor<64x32xi1> to tensor<64x32xf16>
+      %1 = crest.matmul %a, %0 precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+             config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [32, 32, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>
+             : tensor<32x64xf16>, tensor<64x32xf16> -> tensor<32x32xf32>
+      crest.yield %1 : tensor<32x32xf32>
+    }
+    return %y : tensor<32x32xf32>
+  }
+}

@@ -155,6 +155,30 @@ def matmul_skinny():
 
 
 @case
+def batch_matmul_masked_rhs():
+    # select(mask, w, 0) then the cast, on a rhs broadcast over the batch:
+    # the prologue reads w (not the bool mask) as the operand, the mask per
+    # element.
+    b, m, n, k = 3, 40, 48, 64
+    args = [("x", (b, m, k), "f16"), ("w", (1, k, n), "f32"),
+            ("m", (1, k, n), "i1")]
+    w3, h3 = ty((1, k, n), "f32"), ty((1, k, n), "f16")
+    lines = [f"%z = arith.constant dense<0.0> : tensor<f32>",
+             f"%s = crest.select %m, %w, %z : {ty((1, k, n), 'i1')}, {w3}, "
+             f"tensor<f32> -> {w3}",
+             f"%h = crest.cast %s : {w3} to {h3}",
+             f"%y = crest.batch_matmul %x, %h {PREC} : "
+             f"{ty((b, m, k), 'f16')}, {h3} -> {ty((b, m, n), 'f32')}"]
+
+    def reference(v):
+        w = np.where(v["m"] != 0, v["w"], 0.0)
+        return np.einsum("bmk,kn->bmn", v["x"],
+                         w[0].astype(np.float16).astype(np.float64))
+
+    return args, lines, ("y", (b, m, n)), reference
+
+
+@case
 def batch_matmul_lhs_cast():
     b, m, n, k = 3, 40, 48, 64
     args = [("x", (b, m, k), "f32"), ("w", (b, k, n), "f16")]
@@ -247,6 +271,8 @@ def conv3x3_filter_scale():
 def values(name, shape, elt, rng):
     """Non-zero small integers (inputs) or powers of two (scales, in
     names s and g), exact in f16 after the prologue."""
+    if elt == "i1":
+        return rng.random(shape) < 0.5
     if name in ("s", "g"):
         v = rng.choice([-2.0, -1.0, 0.5, 1.0, 2.0, 4.0], size=shape)
     elif name in ("t", "u"):

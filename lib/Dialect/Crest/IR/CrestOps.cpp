@@ -902,12 +902,18 @@ BlockArgument KernelOp::getPrologueSource(unsigned operand) {
     return {};
   ArrayRef<int64_t> shape =
       getTensorType(getContraction()->getOperand(operand)).getShape();
+  // A bool tensor (a select's condition) only when there is no other.
+  BlockArgument boolSource;
   for (Operation *op : ops)
     for (Value v : op->getOperands())
       if (auto arg = dyn_cast<BlockArgument>(v);
-          arg && getTensorType(arg).getShape() == shape)
-        return arg;
-  return {};
+          arg && getTensorType(arg).getShape() == shape) {
+        if (!getTensorType(arg).getElementType().isInteger(1))
+          return arg;
+        if (!boolSource)
+          boolSource = arg;
+      }
+  return boolSource;
 }
 
 /// Checks the prologues of `contraction` (the ops of `kernel` before it):

@@ -545,6 +545,10 @@ SmallVector<Operation *> collectPrologue(Operation *contraction,
       }
     if (!next)
       break;
+    if (tensorType(next).getElementType().isInteger(1)) {
+      refuse(def, "the operand's loads cannot read a bool tensor as vectors");
+      break;
+    }
     // Another tensor read per element (a per-channel scale) would be
     // loaded and applied at every load of the operand, by the
     // contraction's few waves: under the timing model the squeeze-excite

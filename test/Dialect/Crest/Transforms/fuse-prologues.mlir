@@ -236,3 +236,17 @@ func.func @cast_above_data_movement(%x: tensor<16x64xf16>, %w: tensor<64x128xf16
   %4 = crest.matmul %a, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x16xf16> -> tensor<16x16xf32>
   return %4 : tensor<16x16xf32>
 }
+
+// -----
+
+// Refused: a bool tensor cast to the operand type (the loads read vectors,
+// and i1 is not byte-addressed).
+// CHECK-LABEL: func.func @bool_source
+// CHECK:         %[[C:.*]] = crest.cast %arg1
+// CHECK-NEXT:    crest.matmul %arg0, %[[C]]
+func.func @bool_source(%x: tensor<16x64xf16>, %m: tensor<64x32xi1>) -> tensor<16x32xf32> {
+  // expected-remark @below {{not fused into the rhs loads of 'crest.matmul': the operand's loads cannot read a bool tensor as vectors}}
+  %0 = crest.cast %m : tensor<64x32xi1> to tensor<64x32xf16>
+  %1 = crest.matmul %x, %0 precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf32>
+  return %1 : tensor<16x32xf32>
+}

@@ -808,8 +808,9 @@ def Crest_KernelOp : Crest_Op<"kernel", [
     /// order (empty when the operand is a kernel input or a constant).
     ::llvm::SmallVector<::mlir::Operation *> getPrologue(unsigned operand);
     /// The kernel input a prologue reads the operand's elements from: the
-    /// first one of the operand's shape its ops use (null without a
-    /// prologue). The prologue's other inputs broadcast to that shape.
+    /// first one of the operand's shape its ops use, a bool one only if
+    /// there is no other (null without a prologue). The prologue's other
+    /// inputs broadcast to that shape.
     ::mlir::BlockArgument getPrologueSource(unsigned operand);
   }];
 }

@@ -298,8 +298,8 @@ crest_compiler_session_set_option(crest_compiler_session *session,
         "unknown option '" + option +
         "'; known options: target, emit, precision, onnx-dims, "
         "code-object-version, opt-level, wave-size, report, fuse-attention, "
-        "fuse-prologues, calibration, fp8-margin, fp8-per-channel, precision-plan, "
-        "precision-budget, holdout");
+        "fuse-prologues, calibration, fp8-margin, fp8-per-channel, "
+        "precision-plan, precision-budget, holdout");
   }
   return nullptr;
 }

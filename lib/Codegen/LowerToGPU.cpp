@@ -818,6 +818,12 @@ Value KernelBuilder::applyPrologue(unsigned operand, Value loaded,
   int64_t len = vecType ? vecType.getNumElements() : 1;
   SmallVector<Value> out;
   for (int64_t e = 0; e < len; ++e) {
+    // After a failure (reported once) the kernel is dropped: zeros.
+    if (prologueFailed) {
+      out.push_back(
+          arith::ConstantOp::create(b, outElt, b.getZeroAttr(outElt)));
+      continue;
+    }
     Value element =
         vecType ? vector::ExtractOp::create(b, loaded, e).getResult() : loaded;
     // The element's coordinates, computed only if an op loads another

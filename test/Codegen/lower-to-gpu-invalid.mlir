@@ -176,3 +176,24 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
     return %y : tensor<32x32xf32>
   }
 }
+
+// -----
+
+// A non-splat constant in a prologue (crest-fuse-epilogues makes such
+// constants kernel inputs): one error, not one per loaded element.
+module attributes {crest.target = #crest.target<chip = "gfx942">} {
+  func.func @dense_constant_prologue(%x: tensor<32x4xf32>, %w: tensor<4x32xf16>) -> tensor<32x32xf32> {
+    %y = crest.kernel ins(%x, %w : tensor<32x4xf32>, tensor<4x32xf16>) -> tensor<32x32xf32> {
+    ^bb0(%a: tensor<32x4xf32>, %b: tensor<4x32xf16>):
+      // expected-error @+1 {{operand of a fused op is neither a kernel input, a splat constant nor computed in the kernel}}
+      %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+      %0 = crest.mul %a, %c : tensor<32x4xf32>, tensor<4xf32> -> tensor<32x4xf32>
+      %1 = crest.cast %0 : tensor<32x4xf32> to tensor<32x4xf16>
+      %2 = crest.matmul %1, %b precision <lhs = f16, rhs = f16, acc = f32, out = f32>
+             config <mma = "v_mfma_f32_32x32x8_f16", workgroup_tile = [32, 32, 32], wave_tile = [32, 32], scope = workgroup, stages = 2>
+             : tensor<32x4xf16>, tensor<4x32xf16> -> tensor<32x32xf32>
+      crest.yield %2 : tensor<32x32xf32>
+    }
+    return %y : tensor<32x32xf32>
+  }
+}

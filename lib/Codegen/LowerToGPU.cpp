@@ -434,9 +434,19 @@ KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isLhs) const {
   copy.kContiguous = isLhs ? !plan.transposeLhs : plan.transposeRhs;
   int64_t threads = plan.wavesM * plan.wavesN * plan.splitK * plan.waveSize;
   int64_t eltBytes = std::max(1u, elt.getIntOrFloatBitWidth() / 8);
+  // Vectors divide the length of the rows they are read from, so none
+  // straddles a row's end: a vector is read whole or not at all (a partly
+  // valid vector takes element loads in a branch, each waited for).
+  auto fitRow = [](int64_t vec, int64_t rowLength) {
+    while (vec > 1 && rowLength % vec != 0)
+      vec /= 2;
+    return vec;
+  };
   if (copy.kContiguous) {
     // 16-byte vectors along K.
     copy.vec = std::min<int64_t>(16 / eltBytes, plan.tileK);
+    if (!(isLhs && plan.gatherLhs))
+      copy.vec = fitRow(copy.vec, plan.k);
     copy.kRows = 1;
     copy.chunks = copy.rows * (plan.tileK / copy.vec);
     return copy;
@@ -454,6 +464,7 @@ KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isLhs) const {
   while (copy.vec > 1 && copy.vec * copy.kRows > perThread &&
          copy.vec * eltBytes > 4)
     copy.vec /= 2;
+  copy.vec = fitRow(copy.vec, isLhs ? plan.m : plan.n);
   copy.chunks = (plan.tileK / copy.kRows) * (copy.rows / copy.vec);
   return copy;
 }

@@ -41,19 +41,38 @@ struct Candidate {
 constexpr int64_t kTargetWorkgroups = 64;
 
 /// Problems this small are latency-bound: one instruction tile per wave and
-/// no LDS sharing.
-bool isLatencyBound(int64_t m, int64_t n) { return m <= 16 || n <= 16; }
+/// no LDS sharing. So are outputs too small for the smallest workgroup-scope
+/// tile (32x32) to give the GPU kTargetWorkgroups workgroups: their time is
+/// the K loop's latency, which split-K divides, and their few LDS tiles
+/// would be shared by few waves.
+bool isLatencyBound(int64_t batch, int64_t m, int64_t n) {
+  return m <= 16 || n <= 16 ||
+         batch * llvm::divideCeil(m, 32) * llvm::divideCeil(n, 32) <
+             kTargetWorkgroups;
+}
 
-/// Split-K within a workgroup (wavefront scope): with fewer workgroups than
-/// the GPU needs and a long K loop, `split` groups of waves each accumulate
-/// every split-th K step and the partial sums are added through LDS. The
-/// largest power of two that keeps at least two K steps per group and the
-/// workgroup at most 16 waves; 1 when there are enough workgroups.
-int64_t chooseSplitK(int64_t groups, int64_t steps, int64_t waves) {
-  if (groups >= kTargetWorkgroups)
-    return 1;
+/// Waves per SIMD the split-K heuristic aims for across the GPU: one, so
+/// that every SIMD runs a slice.
+constexpr int64_t kSplitKWavesPerSimd = 1;
+/// Compute units assumed when the chip table gives no timing parameters.
+constexpr int64_t kDefaultComputeUnits = 64;
+
+/// K a split-K slice covers at least: below it the partial sums cost more
+/// than the shorter loop saves (16x32 . 32x16 in f32 on gfx942: 1.30 us
+/// unsplit, 1.46 us in two slices).
+constexpr int64_t kMinSliceK = 32;
+
+/// Split-K within a workgroup (wavefront scope): `split` groups of waves
+/// each accumulate every split-th K step and the partial sums are added
+/// through LDS. The largest power of two that keeps at least one K step
+/// and kMinSliceK of the `k` per group and the workgroup at most 16 waves,
+/// while the grid has fewer waves than the GPU has SIMDs (`simds`).
+int64_t chooseSplitK(int64_t groups, int64_t steps, int64_t k, int64_t waves,
+                     int64_t simds) {
   int64_t split = 1;
-  while (split * 2 * 2 <= steps && split * 2 * waves <= 16 && split < 8)
+  while (split * 2 <= steps && k >= split * 2 * kMinSliceK &&
+         split * 2 * waves <= 16 &&
+         groups * waves * split * 2 <= simds * kSplitKWavesPerSimd)
     split *= 2;
   return split;
 }
@@ -221,9 +240,11 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
     SmallVector<std::array<int64_t, 4>> tiles;
     if (scope == SyncScope::Wavefront) {
       // Waves side by side along N, one instruction tile each: as many as
-      // N needs, at most four.
-      int64_t waves = std::clamp<int64_t>(llvm::divideCeil(n, mma->n), 1, 4);
-      tiles.push_back({mma->m, mma->n * waves, mma->m, mma->n});
+      // N needs, at most four, and fewer (more workgroups, each wave more
+      // K slices).
+      int64_t need = std::clamp<int64_t>(llvm::divideCeil(n, mma->n), 1, 4);
+      for (int64_t waves = need; waves >= 1; waves /= 2)
+        tiles.push_back({mma->m, mma->n * waves, mma->m, mma->n});
     } else {
       for (auto [tm, tn] : {std::pair<int64_t, int64_t>{128, 128},
                             {128, 64},
@@ -244,19 +265,27 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
         tiles.push_back({tm, tn, wm, wn});
       }
     }
+    int64_t simds = 4 * (chip.timing ? int64_t(chip.timing->computeUnits)
+                                     : kDefaultComputeUnits);
     for (auto [tm, tn, wm, wn] : tiles) {
-      int64_t tk = chooseTileK(*mma, lhsBits);
-      int64_t split = 1;
-      if (scope == SyncScope::Wavefront)
-        split = chooseSplitK(batch * llvm::divideCeil(m, tm) *
-                                 llvm::divideCeil(n, tn),
-                             llvm::divideCeil(k, tk), (tm / wm) * (tn / wn));
-      ConfigAttr config = ConfigAttr::get(ctx, mma->mnemonic, {tm, tn, tk},
-                                          {wm, wn}, scope, stages, split,
-                                          /*rhs_vector=*/1, /*global_split_k=*/1);
-      Candidate candidate{config, mma, ConfigCost(), ""};
-      evaluate(candidate, op, target);
-      candidates.push_back(std::move(candidate));
+      // Wavefront scope also tries the instruction's own K depth: twice the
+      // steps for split-K to divide.
+      SmallVector<int64_t, 2> depths = {chooseTileK(*mma, lhsBits)};
+      if (scope == SyncScope::Wavefront && mma->k < depths[0])
+        depths.push_back(mma->k);
+      for (int64_t tk : depths) {
+        int64_t split = 1;
+        if (scope == SyncScope::Wavefront)
+          split = chooseSplitK(
+              batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn),
+              llvm::divideCeil(k, tk), k, (tm / wm) * (tn / wn), simds);
+        ConfigAttr config = ConfigAttr::get(
+            ctx, mma->mnemonic, {tm, tn, tk}, {wm, wn}, scope, stages, split,
+            /*rhs_vector=*/1, /*global_split_k=*/1);
+        Candidate candidate{config, mma, ConfigCost(), ""};
+        evaluate(candidate, op, target);
+        candidates.push_back(std::move(candidate));
+      }
     }
   }
   return candidates;
@@ -362,8 +391,9 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
   SyncAttr sync = op.getSyncAttr();
   SyncScope scope =
       sync ? sync.getScope()
-           : (isLatencyBound(shape[1], shape[2]) ? SyncScope::Wavefront
-                                                 : SyncScope::Workgroup);
+           : (isLatencyBound(shape[0], shape[1], shape[2])
+                  ? SyncScope::Wavefront
+                  : SyncScope::Workgroup);
   unsigned stages =
       sync ? sync.getStages() : (scope == SyncScope::Workgroup ? 2 : 1);
 
@@ -377,6 +407,9 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
   // enough workgroups to spread over the GPU, then the tile size (larger
   // when there is parallelism to spare, smaller when there is not).
   int64_t batch = shape[0], m = shape[1], n = shape[2];
+  const ChipInfo &chip = *target.getChipInfo();
+  int64_t simds = 4 * (chip.timing ? int64_t(chip.timing->computeUnits)
+                                   : kDefaultComputeUnits);
   auto rank = [&](const Candidate &c) {
     const MmaInstruction &mma = *c.mma;
     double useful = double(m * n) /
@@ -385,7 +418,16 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
     int64_t tm = c.config.getTileM(), tn = c.config.getTileN();
     int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);
     bool enough = groups >= kTargetWorkgroups;
-    return std::make_tuple(rate, enough, enough ? tm * tn : -tm * tn);
+    // Wavefront scope: the most waves (up to one per SIMD; split-K's
+    // slices count), then the deeper K step (fewer partial sums to add),
+    // then the smaller tile (more workgroups).
+    if (c.config.getScope() == SyncScope::Wavefront) {
+      int64_t waves = std::min(groups * c.config.getNumWaves(), simds);
+      return std::make_tuple(rate, true, waves, c.config.getTileK(),
+                             -tm * tn);
+    }
+    return std::make_tuple(rate, enough, enough ? tm * tn : -tm * tn,
+                           int64_t(0), int64_t(0));
   };
   // The fitting candidates, best first; among equals the first enumerated.
   auto rankFitting = [&](ArrayRef<Candidate> all) {
@@ -426,7 +468,17 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
                                                     : SyncScope::Workgroup;
     otherCandidates =
         enumerate(op, target, other, other == SyncScope::Workgroup ? 2 : 1);
-    llvm::append_range(ranked, rankFitting(otherCandidates));
+    // The measured candidates are the heuristic's best of its own scope,
+    // then as many of the other scope's best (half the budget, rounded
+    // down), then the rest.
+    SmallVector<const Candidate *> others = rankFitting(otherCandidates);
+    size_t budget = tuneCandidates;
+    size_t own = std::min<size_t>(ranked.size(),
+                                  std::max<size_t>(1, budget - budget / 2));
+    SmallVector<const Candidate *> order(ranked.begin(), ranked.begin() + own);
+    llvm::append_range(order, others);
+    order.append(ranked.begin() + own, ranked.end());
+    ranked = std::move(order);
   }
   if (tuning)
     best = tuneChoice(op, ranked);
@@ -467,13 +519,17 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
     int64_t tm = config.getTileM(), tn = config.getTileN();
     int64_t groups = batch * llvm::divideCeil(m, tm) * llvm::divideCeil(n, tn);
     int64_t steps = llvm::divideCeil(shape[3], config.getTileK());
-    op->emitRemark() << "split_k = " << split << ": only " << groups
-                     << " workgroup(s) (fewer than " << kTargetWorkgroups
-                     << ") for " << steps << " K steps, so " << split
-                     << " groups of waves each accumulate every " << split
-                     << "th step (" << llvm::divideCeil(steps, split)
-                     << " steps instead of " << steps
-                     << ") and add their partial sums through "
+    int64_t slice = best->cost.wavesPerWorkgroup / split;
+    op->emitRemark() << "split_k = " << split << ": " << groups
+                     << " workgroup(s) x " << split << " K slices of " << slice
+                     << " wave(s) = " << groups * split * slice
+                     << " waves (at most one per SIMD: " << simds
+                     << ") for " << steps << " K steps; each slice "
+                     << "accumulates every " << split
+                     << (split == 2 ? "nd" : split == 3 ? "rd" : "th")
+                     << " step ("
+                     << llvm::divideCeil(steps, split) << " steps instead of "
+                     << steps << ") and the partial sums are added through "
                      << best->cost.ldsBytes << " bytes of LDS";
   }
   return success();

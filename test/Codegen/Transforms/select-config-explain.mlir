@@ -18,14 +18,15 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // -----
 
 // A latency-bound 8x128x4096 with a transposed rhs (not the skinny path):
-// 16x64 tiles of four 16x16 waves make only 2 workgroups for 4096 / 32 =
-// 128 K steps, so K is split 4 ways (16 waves): the partial sums of 3
-// slices are 3 * 16 * 64 * 4 = 12288 bytes of LDS; 4 (acc) + 2 + 2
-// (fragments) + 24 VGPRs; 8 waves per SIMD (the chip's maximum).
+// one 16x16 wave per workgroup makes 8 workgroups for 4096 / 32 = 128 K
+// steps, so K is split 16 ways (the most a workgroup holds; 8 x 16 = 128
+// waves, under one per SIMD): the partial sums of 15 slices are 15 * 16 *
+// 16 * 4 = 15360 bytes of LDS; 4 (acc) + 2 + 2 (fragments) + 24 VGPRs; 8
+// waves per SIMD (the chip's maximum).
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv_split(%a: tensor<8x4096xf16>, %b: tensor<128x4096xf16>) -> tensor<8x128xf32> {
-    // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x64x32, 16 waves of 16x16, wavefront scope, 1 stage(s): 12288 bytes of LDS, about 32 VGPRs, 8 waves per SIMD}}
-    // expected-remark @+1 {{split_k = 4: only 2 workgroup(s) (fewer than 64) for 128 K steps, so 4 groups of waves each accumulate every 4th step (32 steps instead of 128) and add their partial sums through 12288 bytes of LDS}}
+    // expected-remark @+2 {{selected v_mfma_f32_16x16x16_f16, tiles 16x16x32, 16 waves of 16x16, wavefront scope, 1 stage(s): 15360 bytes of LDS, about 32 VGPRs, 8 waves per SIMD}}
+    // expected-remark @+1 {{split_k = 16: 8 workgroup(s) x 16 K slices of 1 wave(s) = 128 waves (at most one per SIMD: 1216) for 128 K steps; each slice accumulates every 16th step (8 steps instead of 128) and the partial sums are added through 15360 bytes of LDS}}
     %0 = crest.matmul %a, %b transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
            : tensor<8x4096xf16>, tensor<128x4096xf16> -> tensor<8x128xf32>
     return %0 : tensor<8x128xf32>

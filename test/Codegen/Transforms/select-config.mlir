@@ -39,13 +39,15 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // The same with transposed (N x K) weights is not the skinny path, but
 // latency-bound: wavefront scope, 16x16 instructions (32x32 would be 31/32
-// padding), one per wave, ceil(1000/16) > 4 so four waves side by side.
-// That gives only ceil(1000/64) = 16 workgroups (< 64) for ceil(576/32) =
-// 18 K steps, so K is split: the largest power of two with at least 2 steps
-// per slice (18 / 8 >= 2) and at most 16 waves per workgroup (4 waves * 4 =
-// 16) is 4.
+// padding), one per wave. The candidates put 4, 2 or 1 waves side by side
+// along N and split K until the grid has one wave per SIMD (304 CUs x 4 =
+// 1216), every slice a K step and every workgroup at most 16 waves; the
+// most waves wins. One wave per 16x16 tile gives ceil(1000/16) = 63
+// workgroups; with 32-deep K steps (18 of them) split 16 gives 63 x 16 =
+// 1008 waves (split 32 would exceed 16 waves and 1216); four waves side by
+// side would give 16 x 16 = 256.
 // CHECK-LABEL: func.func @gemv_transposed
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront, split_k = 4>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 32], wave_tile = [16, 16], scope = wavefront, split_k = 16>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @gemv_transposed(%x: tensor<1x576xf16>, %w: tensor<1000x576xf16>) -> tensor<1x1000xf32> {
     %0 = crest.matmul %x, %w transpose_rhs precision <lhs = f16, rhs = f16, acc = f32, out = f32>
@@ -118,17 +120,21 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 
 // Split-K limits: 8x128x4096 (a 1 MiB B: the skinny path, one workgroup
 // of 128 columns, 128 K steps) uses the skinny path's most, 8 slices (8
-// rows x 128 x 8 floats = 32 KiB of partial sums); a 2-wave tile (N = 32, not the skinny path)
-// may use 8; with only 3 K steps (K = 96) no split leaves 2 steps per
-// slice; 4096x64 (M and N > 16) is not latency-bound and keeps workgroup
-// scope, unsplit.
+// rows x 128 x 8 floats = 32 KiB of partial sums). 8x32x4096 (not the
+// skinny path) takes one wave per 16x16 tile, 2 workgroups, and the
+// workgroup's most slices, 16. K = 96 splits 2 ways (slices of at least 32
+// K) on 8 one-wave workgroups (16 waves, more than 2 workgroups of four
+// would give), in 32-deep steps rather than 16 at the same wave count.
+// 4096x64 (M and N > 16, 128 x 2
+// workgroups of 32x32) is not latency-bound and keeps workgroup scope,
+// unsplit.
 // The skinny one is a single tile: 128 steps / 8 waves = 16 workgroups along
 // K (the partial sums, 16 x 8 x 128 floats written and read, stay within
 // 1/8 of B's 1 MiB).
 // CHECK-LABEL: func.func @split_limits
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8, global_split_k = 16>
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 32, 32], wave_tile = [16, 16], scope = wavefront, split_k = 8>
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 64, 32], wave_tile = [16, 16], scope = wavefront>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 32], wave_tile = [16, 16], scope = wavefront, split_k = 16>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 32], wave_tile = [16, 16], scope = wavefront, split_k = 2>
 // CHECK: scope = workgroup, stages = 2>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @split_limits(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>,

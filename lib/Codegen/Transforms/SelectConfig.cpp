@@ -469,12 +469,12 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
     otherCandidates =
         enumerate(op, target, other, other == SyncScope::Workgroup ? 2 : 1);
     // The measured candidates are the heuristic's best of its own scope,
-    // then as many of the other scope's best (half the budget, rounded
-    // down), then the rest.
+    // then the other scope's best (a quarter of the budget, at least one
+    // when the budget has two places), then the rest.
     SmallVector<const Candidate *> others = rankFitting(otherCandidates);
     size_t budget = tuneCandidates;
-    size_t own = std::min<size_t>(ranked.size(),
-                                  std::max<size_t>(1, budget - budget / 2));
+    size_t theirs = budget >= 2 ? std::max<size_t>(1, budget / 4) : 0;
+    size_t own = std::min<size_t>(ranked.size(), budget - theirs);
     SmallVector<const Candidate *> order(ranked.begin(), ranked.begin() + own);
     llvm::append_range(order, others);
     order.append(ranked.begin() + own, ranked.end());

@@ -122,10 +122,9 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // of 128 columns, 128 K steps) uses the skinny path's most, 8 slices (8
 // rows x 128 x 8 floats = 32 KiB of partial sums). 8x32x4096 (not the
 // skinny path) takes one wave per 16x16 tile, 2 workgroups, and the
-// workgroup's most slices, 16. K = 96 splits 2 ways (slices of at least 32
-// K) on 8 one-wave workgroups (16 waves, more than 2 workgroups of four
-// would give), in 32-deep steps rather than 16 at the same wave count.
-// 4096x64 (M and N > 16, 128 x 2
+// workgroup's most slices, 16. K = 96 has 3 steps of 32 but 6 of the
+// instruction's 16: 8 one-wave workgroups split 4 ways (32 waves) beat 2
+// four-wave ones split 2 ways (16). 4096x64 (M and N > 16, 128 x 2
 // workgroups of 32x32) is not latency-bound and keeps workgroup scope,
 // unsplit.
 // The skinny one is a single tile: 128 steps / 8 waves = 16 workgroups along
@@ -134,7 +133,7 @@ module attributes {crest.target = #crest.target<chip = "gfx942">} {
 // CHECK-LABEL: func.func @split_limits
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 128, 32], wave_tile = [16, 128], scope = wavefront, stages = 2, split_k = 8, rhs_vector = 8, global_split_k = 16>
 // CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 32], wave_tile = [16, 16], scope = wavefront, split_k = 16>
-// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 32], wave_tile = [16, 16], scope = wavefront, split_k = 2>
+// CHECK: config <mma = "v_mfma_f32_16x16x16_f16", workgroup_tile = [16, 16, 16], wave_tile = [16, 16], scope = wavefront, split_k = 4>
 // CHECK: scope = workgroup, stages = 2>
 module attributes {crest.target = #crest.target<chip = "gfx942">} {
   func.func @split_limits(%a: tensor<8x4096xf16>, %b: tensor<4096x128xf16>,

@@ -14,7 +14,9 @@
 // FUSE-NEXT: crest.add
 // FUSE-NEXT: crest.yield
 // CHECK-LABEL: func.func @stem
-// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@stem_0, grid = [1, 4, 1], block = [64, 1, 1]>
+// 16 x 64 outputs make 4 workgroups of one 16x16 wave, so K (3 * 3 * 3 =
+// 27: two 16-deep steps) is split 2 ways: 128 work-items.
+// CHECK: crest.launch = #crest.launch<kernel = @crest_kernels::@stem_0, grid = [1, 4, 1], block = [128, 1, 1]>
 // CHECK: crest.conv2d {{.*}} config <mma = "v_mfma_f32_16x16x16_f16"
 func.func @stem(%x: tensor<1x3x16x16xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16x1x1xf32>, %r: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %0 = crest.conv2d %x, %w strides [2, 2] pads [1, 1, 1, 1] precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x3x16x16xf16>, tensor<16x3x3x3xf16> -> tensor<1x16x8x8xf32>

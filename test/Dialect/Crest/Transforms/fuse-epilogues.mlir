@@ -108,10 +108,11 @@ func.func @primitives(%a: tensor<7x64xf32>, %b: tensor<64x33xf32>) -> tensor<7x3
 
 // Squeeze-and-excitation: the features feed the pool and the multiply by
 // the excitation, which depends on the pool (outside the group): the
-// multiply cannot join, and the features are the kernel's one result.
-// The f32 value of the next conv (also returned, as a residual branch
-// would use it) and its f16 cast become two results of one kernel, the
-// layout of MobileNetV3 in f16.
+// multiply cannot join the features' epilogue, and the features are the
+// kernel's one result. It becomes the next conv's lhs prologue (it reads
+// the excitation, broadcast per channel). The f32 value of that conv
+// (also returned, as a residual branch would use it) and its f16 cast
+// become two results of its kernel, the layout of MobileNetV3 in f16.
 // CHECK-LABEL: func.func @squeeze_excite
 // CHECK: %[[F:.*]] = crest.kernel
 // CHECK:   crest.conv2d
@@ -123,9 +124,10 @@ func.func @primitives(%a: tensor<7x64xf32>, %b: tensor<64x33xf32>) -> tensor<7x3
 // CHECK:   crest.matmul
 // CHECK-NEXT: crest.sigmoid
 // CHECK-NEXT: crest.yield
-// CHECK: %[[S:.*]] = crest.mul %[[F]], %{{.*}}
-// CHECK: %[[K:.*]]:2 = crest.kernel ins(%[[S]], %{{.*}} : tensor<1x16x4x4xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x4x4xf32>, tensor<1x16x4x4xf16>
-// CHECK:   %[[V:.*]] = crest.conv2d
+// CHECK: %[[X:.*]] = crest.reshape %[[E]]
+// CHECK: %[[K:.*]]:2 = crest.kernel ins(%[[F]], %[[X]], %{{.*}} : tensor<1x16x4x4xf32>, tensor<1x16x1x1xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x4x4xf32>, tensor<1x16x4x4xf16>
+// CHECK:   crest.mul
+// CHECK-NEXT: %[[V:.*]] = crest.conv2d
 // CHECK-NEXT: %[[H:.*]] = crest.cast %[[V]]
 // CHECK-NEXT: crest.yield %[[V]], %[[H]]
 // CHECK: return %[[K]]#1, %[[K]]#0

@@ -24,26 +24,46 @@ func.func @cast_lhs(%x: tensor<64x128xf32>, %w: tensor<128x32xf16>) -> tensor<64
 // -----
 
 // Squeeze-and-excitation: the per-channel multiply reads the excitation
-// per element, which the projection's loads would load again at every
-// load of its operand: refused, and the cast after it stays with it (one
-// elementwise kernel with the sigmoid, which then stores f16).
+// (1x16x1x1, broadcast) at every load of the projection's operand, and the
+// cast after it joins too. The sigmoid of the pooled features stays a
+// kernel of its own (in a real network it is the excitation convolution's
+// epilogue).
 // CHECK-LABEL: func.func @excite
 // CHECK:         %[[P:.*]] = crest.global_avg_pool2d %arg0
-// CHECK:         %[[E:.*]] = crest.kernel ins(%[[P]], %arg0
+// CHECK-NEXT:    %[[S:.*]] = crest.sigmoid %[[P]]
+// CHECK-NEXT:    crest.kernel ins(%arg0, %[[S]], %arg1
 // CHECK-NEXT:    ^bb0
-// CHECK-NEXT:      crest.sigmoid
 // CHECK-NEXT:      crest.mul
 // CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.conv2d
 // CHECK-NEXT:      crest.yield
-// CHECK:         crest.conv2d %[[E]], %arg1
 func.func @excite(%x: tensor<1x16x8x8xf32>, %w: tensor<24x16x1x1xf16>) -> tensor<1x24x8x8xf32> {
   %p = crest.global_avg_pool2d %x : tensor<1x16x8x8xf32> -> tensor<1x16x1x1xf32>
   %s = crest.sigmoid %p : tensor<1x16x1x1xf32>
-  // expected-remark @below {{not fused into the lhs loads of 'crest.conv2d': it reads another tensor per element, which every load of the operand would load again}}
   %m = crest.mul %x, %s : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32> -> tensor<1x16x8x8xf32>
   %c = crest.cast %m : tensor<1x16x8x8xf32> to tensor<1x16x8x8xf16>
   %y = crest.conv2d %c, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x16x8x8xf16>, tensor<24x16x1x1xf16> -> tensor<1x24x8x8xf32>
   return %y : tensor<1x24x8x8xf32>
+}
+
+// -----
+
+// A multiply by a tensor of the operand's own size would double what
+// every load of the operand reads: refused, and the cast after it stays
+// with it (one elementwise kernel, which then stores f16).
+// CHECK-LABEL: func.func @full_size_other
+// CHECK:         %[[E:.*]] = crest.kernel ins(%arg0, %arg1
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      crest.mul
+// CHECK-NEXT:      crest.cast
+// CHECK-NEXT:      crest.yield
+// CHECK:         crest.matmul %[[E]], %arg2
+func.func @full_size_other(%x: tensor<16x64xf32>, %y: tensor<16x64xf32>, %w: tensor<64x32xf16>) -> tensor<16x32xf32> {
+  // expected-remark @below {{not fused into the lhs loads of 'crest.matmul': it reads another tensor of the operand's size, which every load of the operand would load again}}
+  %m = crest.mul %x, %y : tensor<16x64xf32>, tensor<16x64xf32> -> tensor<16x64xf32>
+  %c = crest.cast %m : tensor<16x64xf32> to tensor<16x64xf16>
+  %r = crest.matmul %c, %w precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
 }
 
 // -----

@@ -116,10 +116,11 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     or rhs from a tensor of its shape join the kernel before the
     contraction (its operand prologue, applied as the operand is loaded):
     a chain of at most four casts, adds, subs, muls, negations, abs, relu,
-    clip, max or min whose other operands are splat constants, each used
+    clip, max or min whose other operands are splat constants or broadcast
+    tensors (a per-channel scale, the squeeze-excite multiply), each used
     once (the first may also feed other contractions' operands: each gets a
-    copy). An op that reads another tensor per element (a per-channel
-    scale) is refused, as are transcendentals and grouped convolutions'
+    copy). An op that reads another tensor of the operand's size is
+    refused, as are transcendentals and grouped convolutions'
     operands (their direct kernel has no prologue); a chain cut below an
     elementwise op stays with that op's kernel. Before grouping, a cast of
     a reshape, transpose or slice of a contraction's or elementwise op's

@@ -211,8 +211,12 @@ private:
   /// (b, h, row) of a [B, H, L, D] Q or K memref: one vector load when
   /// the instruction's K divides D, else per element with those past D
   /// read as zero. A scalar when `len` is 1 (the fragment type).
-  Value loadHeadFragment(Value mem, Value bIdx, Value head, Value row,
-                         Value d0, int64_t len);
+  Value loadHeadFragment(Value mem, ArrayRef<Operation *> view, Value bIdx,
+                         Value head, Value row, Value d0, int64_t len);
+  /// The indices into a kernel input of element `coords` of the operand
+  /// computed from it by `view` (reshapes, slices and transposes in program
+  /// order; empty: the input is the operand).
+  SmallVector<Value> through(ArrayRef<Operation *> view, ValueRange coords);
   /// Writes out = O / l and lse from the final state (mUse: the row
   /// maximum in base 2, 0 for a row without a visible key).
   void storeResult(Value mUse, Value l, ArrayRef<Value> o);
@@ -233,6 +237,8 @@ private:
   const AttentionPlan &plan;
   ImplicitLocOpBuilder &b;
   Value qMem, kMem, vMem, lengthMem, maskMem, outMem, lseMem;
+  /// The views Q, K and V are read through (KernelOp::getView).
+  SmallVector<Operation *> qView, kView, vView;
   Value workspaceO, workspaceState, semaphores;
   Value ldsV; ///< [dv][key] V of the current key block (plan.ldsV)
   Value block, split; ///< the wave's query row block; its KV split
@@ -254,14 +260,51 @@ Value AttentionBuilder::loadMaskBit(Value q, Value key) {
   return memref::LoadOp::create(b, maskMem, indices);
 }
 
-Value AttentionBuilder::loadHeadFragment(Value mem, Value bIdx, Value head,
-                                         Value row, Value d0, int64_t len) {
+SmallVector<Value> AttentionBuilder::through(ArrayRef<Operation *> view,
+                                            ValueRange coords) {
+  SmallVector<Value> c(coords);
+  for (Operation *op : llvm::reverse(view)) {
+    ArrayRef<int64_t> in =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+    ArrayRef<int64_t> out =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+    SmallVector<Value> src(in.size());
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      for (auto [i, p] : llvm::enumerate(t.getPermutation()))
+        src[p] = c[i];
+    } else if (auto slice = dyn_cast<SliceOp>(op)) {
+      std::optional<ArrayRef<int64_t>> strides = slice.getStrides();
+      for (size_t i = 0; i < in.size(); ++i) {
+        Value v = c[i];
+        if (strides && (*strides)[i] != 1)
+          v = mul(v, idx((*strides)[i]));
+        src[i] = add(v, idx(slice.getOffsets()[i]));
+      }
+    } else {
+      // A reshape: the row-major linear index, split in the input's shape.
+      Value linear = idx(0);
+      for (size_t i = 0; i < out.size(); ++i)
+        linear = add(mul(linear, idx(out[i])), c[i]);
+      for (size_t i = in.size(); i-- > 0;) {
+        src[i] = i == 0 ? linear : rem(linear, in[i]);
+        if (i > 0)
+          linear = div(linear, in[i]);
+      }
+    }
+    c = std::move(src);
+  }
+  return c;
+}
+
+Value AttentionBuilder::loadHeadFragment(Value mem, ArrayRef<Operation *> view,
+                                         Value bIdx, Value head, Value row,
+                                         Value d0, int64_t len) {
   Type elt = cast<MemRefType>(mem.getType()).getElementType();
   auto type = VectorType::get({len}, elt);
   Value frag;
   if (plan.d % plan.qk->k == 0) {
     frag = vector::LoadOp::create(b, type, mem,
-                                  ValueRange{bIdx, head, row, d0});
+                                  through(view, {bIdx, head, row, d0}));
   } else {
     Value zero = arith::ConstantOp::create(b, elt, b.getZeroAttr(elt));
     SmallVector<Value> elts;
@@ -269,8 +312,8 @@ Value AttentionBuilder::loadHeadFragment(Value mem, Value bIdx, Value head,
       Value de = add(d0, idx(e));
       Value v = memref::LoadOp::create(
           b, mem,
-          ValueRange{bIdx, head, row,
-                     arith::MinUIOp::create(b, de, idx(plan.d - 1))});
+          through(view, {bIdx, head, row,
+                         arith::MinUIOp::create(b, de, idx(plan.d - 1))}));
       elts.push_back(
           select(cmp(arith::CmpIPredicate::ult, de, idx(plan.d)), v, zero));
     }
@@ -297,7 +340,7 @@ SmallVector<Value> AttentionBuilder::scores(Value k0) {
     Value key = add(k0, add(idx(t * qk.getM()), keyRow));
     Value keyC = minS(key, idx(plan.lkv - 1));
     for (int64_t ds = 0; ds < plan.d; ds += qk.getK()) {
-      frags[t].push_back(loadHeadFragment(kMem, batchIdx, kvHead, keyC,
+      frags[t].push_back(loadHeadFragment(kMem, kView, batchIdx, kvHead, keyC,
                                           add(idx(ds), firstK), kpl));
     }
   }
@@ -361,7 +404,7 @@ AttentionBuilder::loadValueRows(Value k0, Value lastKey) {
       Value key = minS(add(k0, add(keyLocal, idx(r))), lastKey);
       vecs.push_back(vector::LoadOp::create(
           b, VectorType::get({plan.vVec}, vElt), vMem,
-          ValueRange{batchIdx, kvHead, key, dv}));
+          through(vView, {batchIdx, kvHead, key, dv})));
     }
     Value origin = vector::FromElementsOp::create(
         b, VectorType::get({2}, b.getIndexType()), ValueRange{dv, keyLocal});
@@ -392,13 +435,32 @@ void AttentionBuilder::storeValueRows(
 void AttentionBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
   unsigned arg = 0;
-  qMem = func.getArgument(arg++);
-  kMem = func.getArgument(arg++);
-  vMem = func.getArgument(arg++);
-  if (op.getKvLength())
-    lengthMem = func.getArgument(arg++);
-  if (op.getMask())
-    maskMem = func.getArgument(arg++);
+  if (auto kernel = dyn_cast<KernelOp>(op->getParentOp())) {
+    // The kernel's inputs are the arguments; each operand is read from the
+    // input its view starts at.
+    auto input = [&](Value operand, SmallVector<Operation *> &view) {
+      view = kernel.getView(operand);
+      Value source = view.empty() ? operand : view.front()->getOperand(0);
+      return func.getArgument(cast<BlockArgument>(source).getArgNumber());
+    };
+    SmallVector<Operation *> none;
+    qMem = input(op.getQuery(), qView);
+    kMem = input(op.getKey(), kView);
+    vMem = input(op.getValue(), vView);
+    if (op.getKvLength())
+      lengthMem = input(op.getKvLength(), none);
+    if (op.getMask())
+      maskMem = input(op.getMask(), none);
+    arg = kernel.getNumOperands();
+  } else {
+    qMem = func.getArgument(arg++);
+    kMem = func.getArgument(arg++);
+    vMem = func.getArgument(arg++);
+    if (op.getKvLength())
+      lengthMem = func.getArgument(arg++);
+    if (op.getMask())
+      maskMem = func.getArgument(arg++);
+  }
   outMem = func.getArgument(arg++);
   if (op.getLse())
     lseMem = func.getArgument(arg++);
@@ -454,7 +516,7 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
     int64_t kpl = qk.getOperandElementsPerLane(MmaOperand::B);
     Value firstK = qk.getOperandFirstK(b, loc, lane, MmaOperand::B);
     for (int64_t ds = 0; ds < plan.d; ds += qk.getK()) {
-      qFrags.push_back(loadHeadFragment(qMem, batchIdx, headOfCol, query,
+      qFrags.push_back(loadHeadFragment(qMem, qView, batchIdx, headOfCol, query,
                                         add(idx(ds), firstK), kpl));
     }
   }
@@ -561,7 +623,7 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
           for (Value key : keys)
             vElts.push_back(memref::LoadOp::create(
                 b, vMem,
-                ValueRange{batchIdx, kvHead, minS(key, lastKey), dvC}));
+                through(vView, {batchIdx, kvHead, minS(key, lastKey), dvC})));
           Value vFrag = vector::FromElementsOp::create(
               b, VectorType::get({kplV}, vElt), vElts);
           if (kplV == 1)
@@ -894,7 +956,10 @@ struct LowerAttentionPass
     ModuleOp module = getOperation();
     SmallVector<AttentionOp> work;
     module.walk([&](AttentionOp op) {
-      if (!getLaunch(op))
+      // An attention in a crest.kernel (reading its operands through
+      // views) is launched as that kernel.
+      Operation *anchor = op->getParentOfType<KernelOp>();
+      if (!getLaunch(anchor ? anchor : op.getOperation()))
         work.push_back(op);
     });
     if (work.empty())
@@ -912,10 +977,13 @@ struct LowerAttentionPass
           planAttention(op, *target.getChipInfo(), waveSize);
       if (failed(plan))
         return signalPassFailure();
+      Operation *anchor = op->getParentOfType<KernelOp>();
+      if (!anchor)
+        anchor = op;
       KernelSignature sig;
-      for (Value v : op->getOperands())
+      for (Value v : anchor->getOperands())
         sig.inputs.push_back(cast<RankedTensorType>(v.getType()));
-      for (Value v : op->getResults())
+      for (Value v : anchor->getResults())
         sig.results.push_back(cast<RankedTensorType>(v.getType()));
       if (plan->splits > 1) {
         // Per split, row block and lane: the lane's O accumulators; its
@@ -938,7 +1006,7 @@ struct LowerAttentionPass
       int64_t gridX =
           llvm::divideCeil(plan->colBlocks, plan->waves) * plan->splits;
       gpu::GPUFuncOp func = kernels.createKernel(
-          op, "attention", sig, {gridX, plan->hkv, plan->batch},
+          anchor, "attention", sig, {gridX, plan->hkv, plan->batch},
           {plan->waves * 64, 1, 1});
       ImplicitLocOpBuilder b(op.getLoc(), func.getContext());
       b.setInsertionPoint(func.getBody().front().getTerminator());

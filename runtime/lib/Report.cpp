@@ -38,7 +38,8 @@ static StringRef kindName(pkg::ValueKind kind) {
 /// reductions, 4 elementwise (+ 2 fused), 0 data movement, 0 attention",
 /// from the op
 /// names of each launched kernel ("conv2d+add+hardswish"; the ops fused
-/// into a contraction include those of its operand prologues).
+/// into a contraction include those of its operand prologues; an
+/// attention kernel may start with the views it reads through).
 static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
   unsigned contractions = 0, fusedIntoContractions = 0, reductions = 0,
            elementwise = 0, fusedIntoElementwise = 0, movement = 0,
@@ -60,7 +61,9 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
                              "max_pool2d", "avg_pool2d"},
                             head)) {
       ++reductions;
-    } else if (head == "attention") {
+    } else if (is_contained(ops, "attention")) {
+      // Possibly after the views it reads its operands through
+      // ("slice+reshape+transpose+attention").
       ++attention;
     } else if (is_contained({"transpose", "slice", "concat", "gather",
                              "reshape"},

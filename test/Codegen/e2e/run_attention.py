@@ -110,6 +110,10 @@ def main():
                    help="scale Q so the largest |score| is about this")
     p.add_argument("--rtol", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--packed-qkv", action="store_true",
+                   help="one [B, L, (Hq + 2 Hkv) D] input, sliced, split "
+                        "into heads and transposed in the graph (a fused "
+                        "QKV projection's output; needs Lq = Lkv, D = Dv)")
     a = p.parse_args()
 
     dims = [int(x) for x in a.shape.split(",")]
@@ -143,6 +147,19 @@ def main():
         qs = a.logits / (sc * np.abs(np.einsum("bhqd,bhkd->bhqk", raw,
                                                 kh)).max())
     qn, qv = make((B, Hq, Lq, D), qs, raw if a.logits else None)
+    if a.packed_qkv:
+        # Q, K and V are the heads of one packed tensor, cut here by NumPy
+        # as the graph cuts it with slices, reshapes and transposes.
+        assert Lq == Lkv and D == Dv and not a.logits
+        L = Lq
+        packed, packed_v = make((B, L, (Hq + 2 * Hkv) * D))
+
+        def heads(x, first, count):
+            part = x[:, :, first * D:(first + count) * D]
+            return part.reshape(B, L, count, D).transpose(0, 2, 1, 3)
+        qv = heads(packed_v, 0, Hq)
+        kv = heads(packed_v, Hq, Hkv)
+        vv = heads(packed_v, Hq + Hkv, Hkv)
     if a.logits:
         kh = np.repeat(kv, Hq // Hkv, axis=1)
         print("largest |logit| %.0f" % (sc * np.abs(np.einsum(
@@ -154,6 +171,25 @@ def main():
             f"%k: {ttype([B, Hkv, Lkv, D], a.type)}",
             f"%v: {ttype([B, Hkv, Lkv, Dv], a.type)}"]
     inputs = ["q", "k", "v"]
+    views = ""
+    if a.packed_qkv:
+        np.save(f"{tmp}/qkv.npy", packed)
+        width = (Hq + 2 * Hkv) * D
+        tp = ttype([B, L, width], a.type)
+        args = [f"%qkv: {tp}"]
+        inputs = ["qkv"]
+        for name, first, count in (("q", 0, Hq), ("k", Hq, Hkv),
+                                   ("v", Hq + Hkv, Hkv)):
+            ts = ttype([B, L, count * D], a.type)
+            th = ttype([B, L, count, D], a.type)
+            tt = ttype([B, count, L, D], a.type)
+            views += (f"    %{name}s = crest.slice %qkv offsets [0, 0, "
+                      f"{first * D}] : {tp} -> {ts}\n"
+                      f"    %{name}h = crest.reshape %{name}s : {ts} to {th}\n"
+                      f"    %{name} = crest.transpose %{name}h permutation "
+                      f"[0, 2, 1, 3] : {th} -> {tt}\n")
+    types = [ttype([B, Hq, Lq, D], a.type), ttype([B, Hkv, Lkv, D], a.type),
+             ttype([B, Hkv, Lkv, Dv], a.type)]
     extra = ""
     length = mask = None
     if a.kv_length:
@@ -183,11 +219,11 @@ def main():
     results = f"{TO}, {TL}" if a.lse else TO
     names = "%o, %l" if a.lse else "%o"
     src = (f"module {{\n  func.func @f({', '.join(args)}) -> ({results}) {{\n"
+           f"{views}"
            f"    {names} = crest.attention %q, %k, %v{extra}\n"
            f"      qk <lhs = {a.type}, rhs = {a.type}, acc = f32, out = f32>\n"
            f"      pv <lhs = {pelt}, rhs = {a.type}, acc = f32, out = {out_elt}>\n"
-           f"      : {args[0].split(': ')[1]}, {args[1].split(': ')[1]}, "
-           f"{args[2].split(': ')[1]} -> {results}\n"
+           f"      : {types[0]}, {types[1]}, {types[2]} -> {results}\n"
            f"    return {names} : {results}\n  }}\n}}\n")
     open(f"{tmp}/graph.mlir", "w").write(src)
     host = subprocess.run([a.crest_compile, f"{tmp}/graph.mlir",
@@ -206,7 +242,9 @@ def main():
     want, want_lse = reference(qv, kv, vv, length, mask, a.causal, a.window,
                                a.scale if a.scale else 1 / np.sqrt(D))
     empty = np.isinf(want_lse)
-    name = (f"{a.chip} {a.type}->{out_elt} B={B} Hq={Hq} Hkv={Hkv} Lq={Lq} "
+    packed_note = " packed-qkv" if a.packed_qkv else ""
+    name = (f"{a.chip} {a.type}->{out_elt}{packed_note} B={B} Hq={Hq} "
+            f"Hkv={Hkv} Lq={Lq} "
             f"Lkv={Lkv} D={D} Dv={Dv} causal={a.causal}"
             f"{' window=' + str(a.window) if a.window else ''}"
             f"{' kv_length=' + a.kv_length if a.kv_length else ''}"

@@ -561,3 +561,102 @@ func.func @kernel_config_contradicts_contraction_sync(%a: tensor<64x64xf16>, %b:
   }
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// An attention's kernel holds only the views its operands are read through.
+func.func @attention_kernel_other_op(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%q, %k, %v : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%a: tensor<1x2x8x16xf16>, %b: tensor<1x2x8x16xf16>, %c: tensor<1x2x8x16xf16>):
+    // expected-error @below {{cannot be part of an attention's kernel; only reshapes, slices and transposes of its inputs read through}}
+    %n = crest.neg %a : tensor<1x2x8x16xf16>
+    %o = crest.attention %n, %b, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// A transpose that moves the innermost dimension would make the head
+// dimension strided in the input.
+func.func @attention_view_moves_rows(%x: tensor<1x2x16x8xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%x, %k, %v : tensor<1x2x16x8xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%a: tensor<1x2x16x8xf16>, %b: tensor<1x2x8x16xf16>, %c: tensor<1x2x8x16xf16>):
+    // expected-error @below {{cannot be read through by the attention: 'crest.transpose' moves the innermost dimension; its rows must stay contiguous in the kernel input}}
+    %t = crest.transpose %a permutation [0, 1, 3, 2] : tensor<1x2x16x8xf16> -> tensor<1x2x8x16xf16>
+    %o = crest.attention %t, %b, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// A reshape whose rows of 16 straddle the input's rows of 24.
+func.func @attention_view_splits_rows(%x: tensor<1x2x16x24xf16>, %k: tensor<1x2x24x16xf16>, %v: tensor<1x2x24x16xf16>) -> tensor<1x2x24x16xf32> {
+  %0 = crest.kernel ins(%x, %k, %v : tensor<1x2x16x24xf16>, tensor<1x2x24x16xf16>, tensor<1x2x24x16xf16>) -> tensor<1x2x24x16xf32> {
+  ^bb0(%a: tensor<1x2x16x24xf16>, %b: tensor<1x2x24x16xf16>, %c: tensor<1x2x24x16xf16>):
+    // expected-error @below {{cannot be read through by the attention: 'crest.reshape' to 1x2x24x16 splits a row of 16 across the input's rows of 24; its rows must stay contiguous in the kernel input}}
+    %r = crest.reshape %a : tensor<1x2x16x24xf16> to tensor<1x2x24x16xf16>
+    %o = crest.attention %r, %b, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x24x16xf16>, tensor<1x2x24x16xf16>, tensor<1x2x24x16xf16> -> tensor<1x2x24x16xf32>
+    crest.yield %o : tensor<1x2x24x16xf32>
+  }
+  return %0 : tensor<1x2x24x16xf32>
+}
+
+// -----
+
+// Each view computes one operand.
+func.func @attention_view_shared(%x: tensor<1x8x2x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%x, %v : tensor<1x8x2x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%a: tensor<1x8x2x16xf16>, %c: tensor<1x2x8x16xf16>):
+    // expected-error @below {{has several uses in an attention's kernel; each view computes one operand}}
+    %t = crest.transpose %a permutation [0, 2, 1, 3] : tensor<1x8x2x16xf16> -> tensor<1x2x8x16xf16>
+    %o = crest.attention %t, %t, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// An attention and a contraction are two kernels.
+func.func @attention_with_matmul(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>, %a: tensor<8x16xf16>, %b: tensor<16x8xf16>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%q, %k, %v, %a, %b : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<8x16xf16>, tensor<16x8xf16>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%x: tensor<1x2x8x16xf16>, %y: tensor<1x2x8x16xf16>, %z: tensor<1x2x8x16xf16>, %m: tensor<8x16xf16>, %n: tensor<16x8xf16>):
+    // expected-error @below {{cannot share a crest.kernel with a 'crest.attention'}}
+    %p = crest.matmul %m, %n precision <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<8x16xf16>, tensor<16x8xf16> -> tensor<8x8xf32>
+    %o = crest.attention %x, %y, %z qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// Views come before the attention (its result is stored as it is).
+func.func @attention_view_after(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x8x2x16xf32> {
+  %0 = crest.kernel ins(%q, %k, %v : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x8x2x16xf32> {
+  ^bb0(%a: tensor<1x2x8x16xf16>, %b: tensor<1x2x8x16xf16>, %c: tensor<1x2x8x16xf16>):
+    %o = crest.attention %a, %b, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    // expected-error @below {{comes after the 'crest.attention'; an attention's kernel reads through views only}}
+    %t = crest.transpose %o permutation [0, 2, 1, 3] : tensor<1x2x8x16xf32> -> tensor<1x8x2x16xf32>
+    crest.yield %t : tensor<1x8x2x16xf32>
+  }
+  return %0 : tensor<1x8x2x16xf32>
+}
+
+// -----
+
+// Every operand comes from a kernel input.
+func.func @attention_constant_operand(%k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%k, %v : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%b: tensor<1x2x8x16xf16>, %c: tensor<1x2x8x16xf16>):
+    %q = arith.constant dense<1.0> : tensor<1x2x8x16xf16>
+    // expected-error @below {{operand does not come from a kernel input through reshapes, slices and transposes}}
+    %o = crest.attention %q, %b, %c qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}

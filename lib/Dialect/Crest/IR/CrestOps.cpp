@@ -916,6 +916,93 @@ BlockArgument KernelOp::getPrologueSource(unsigned operand) {
   return boolSource;
 }
 
+AttentionOp KernelOp::getAttention() {
+  for (Operation &op : getBody().front())
+    if (auto attention = dyn_cast<AttentionOp>(op))
+      return attention;
+  return {};
+}
+
+SmallVector<Operation *> KernelOp::getView(Value operand) {
+  SmallVector<Operation *> chain;
+  while (Operation *def = operand.getDefiningOp()) {
+    if (!isa<ReshapeOp, SliceOp, TransposeOp>(def))
+      break;
+    chain.push_back(def);
+    operand = def->getOperand(0);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+std::optional<std::string>
+crest::checkContiguousView(ArrayRef<Operation *> chain) {
+  if (chain.empty())
+    return std::nullopt;
+  // From the operand back to the source: the operand's rows (its innermost
+  // dimension) must stay whole rows' runs of the source's innermost one.
+  int64_t run = getTensorType(chain.back()->getResult(0)).getShape().back();
+  for (Operation *op : llvm::reverse(chain)) {
+    ArrayRef<int64_t> in = getTensorType(op->getOperand(0)).getShape();
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      ArrayRef<int64_t> perm = t.getPermutation();
+      if (perm.back() != int64_t(perm.size()) - 1)
+        return std::string("'crest.transpose' moves the innermost dimension");
+    } else if (auto slice = dyn_cast<SliceOp>(op)) {
+      if (auto strides = slice.getStrides(); strides && strides->back() != 1)
+        return std::string("'crest.slice' strides the innermost dimension");
+    } else if (isa<ReshapeOp>(op)) {
+      // A run aligned to its length stays in one source row when the
+      // length divides the row.
+      if (in.back() % run != 0)
+        return "'crest.reshape' to " +
+               formatShape(getTensorType(op->getResult(0)).getShape()) +
+               " splits a row of " + std::to_string(run) +
+               " across the input's rows of " + std::to_string(in.back());
+    }
+  }
+  return std::nullopt;
+}
+
+/// Checks an attention kernel: besides the attention only reshapes, slices
+/// and transposes, each used once, that compute its operands from kernel
+/// inputs with their rows contiguous.
+static LogicalResult verifyAttentionKernel(KernelOp kernel,
+                                           AttentionOp attention) {
+  Block &body = kernel.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (&op == attention.getOperation() || matchPattern(&op, m_Constant()))
+      continue;
+    if (isa<ContractionOpInterface>(op))
+      return op.emitOpError() << "cannot share a crest.kernel with a "
+                                 "'crest.attention'";
+    if (!isa<ReshapeOp, SliceOp, TransposeOp>(op))
+      return op.emitOpError()
+             << "cannot be part of an attention's kernel; only reshapes, "
+                "slices and transposes of its inputs read through";
+    if (!op.getResult(0).hasOneUse())
+      return op.emitOpError() << "has several uses in an attention's "
+                                 "kernel; each view computes one operand";
+    if (op.isBeforeInBlock(attention) == false)
+      return op.emitOpError() << "comes after the 'crest.attention'; an "
+                                 "attention's kernel reads through views "
+                                 "only";
+  }
+  for (Value operand : attention->getOperands()) {
+    SmallVector<Operation *> chain = kernel.getView(operand);
+    Value source = chain.empty() ? operand : chain.front()->getOperand(0);
+    if (!isa<BlockArgument>(source))
+      return attention.emitOpError()
+             << "operand does not come from a kernel input through "
+                "reshapes, slices and transposes";
+    if (std::optional<std::string> why = checkContiguousView(chain))
+      return chain.front()->emitOpError()
+             << "cannot be read through by the attention: " << *why
+             << "; its rows must stay contiguous in the kernel input";
+  }
+  return success();
+}
+
 /// Checks the prologues of `contraction` (the ops of `kernel` before it):
 /// each computes one operand from a kernel input of the operand's shape,
 /// with elementwise ops of that shape (their other inputs broadcast to it,
@@ -1022,6 +1109,13 @@ LogicalResult KernelOp::verifyRegions() {
     }
   }
 
+  if (AttentionOp attention = getAttention()) {
+    if (getConfigAttr())
+      return emitOpError() << "has a 'config' but no contraction; a config "
+                              "selects the matrix instructions of a "
+                              "contraction";
+    return verifyAttentionKernel(*this, attention);
+  }
   if (!contraction) {
     if (getConfigAttr())
       return emitOpError()

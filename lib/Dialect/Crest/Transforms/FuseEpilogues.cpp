@@ -578,6 +578,79 @@ SmallVector<Operation *> collectPrologue(Operation *contraction,
   return chain;
 }
 
+//===----------------------------------------------------------------------===//
+// Attention views
+//===----------------------------------------------------------------------===//
+
+/// The reshapes, slices and transposes (single-use, outside kernels, in
+/// `attention`'s block) that compute `operand`, in program order, as far up
+/// as the attention kernel can read through them with its rows contiguous
+/// (checkContiguousView).
+SmallVector<Operation *> collectView(Operation *attention, Value operand) {
+  SmallVector<Operation *> chain;
+  while (Operation *def = operand.getDefiningOp()) {
+    if (!isa<ReshapeOp, SliceOp, TransposeOp>(def) || !operand.hasOneUse() ||
+        def->getBlock() != attention->getBlock())
+      break;
+    SmallVector<Operation *> longer = {def};
+    longer.append(chain.rbegin(), chain.rend());
+    if (checkContiguousView(longer))
+      break;
+    chain.push_back(def);
+    operand = def->getOperand(0);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+/// Wraps `attention` with the data movement computing its operands (the
+/// slices of a fused QKV projection, the split into heads) into one
+/// crest.kernel that reads the sources through them. Returns whether it
+/// did.
+bool fuseAttentionViews(AttentionOp attention, bool remarks) {
+  // Q, K and V (the KV length and the mask are read as they are).
+  SmallVector<Operation *> ops;
+  for (Value operand :
+       {attention.getQuery(), attention.getKey(), attention.getValue()})
+    llvm::append_range(ops, collectView(attention, operand));
+  if (ops.empty())
+    return false;
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  if (remarks)
+    attention.emitRemark()
+        << "reads its operands through " << ops.size()
+        << " reshape(s), slice(s) and transpose(s), which join its kernel";
+  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : ops)
+    if (!members.contains(op->getOperand(0).getDefiningOp()))
+      inputs.insert(op->getOperand(0));
+  for (Value operand : attention->getOperands())
+    if (!members.contains(operand.getDefiningOp()))
+      inputs.insert(operand);
+
+  OpBuilder b(attention);
+  auto kernel =
+      KernelOp::create(b, attention.getLoc(), attention->getResultTypes(),
+                       inputs.getArrayRef(), ConfigAttr());
+  Block *body = b.createBlock(&kernel.getBody());
+  IRMapping map;
+  for (Value input : inputs)
+    map.map(input, body->addArgument(input.getType(), input.getLoc()));
+  b.setInsertionPointToStart(body);
+  for (Operation *op : ops)
+    b.clone(*op, map);
+  Operation *inner = b.clone(*attention, map);
+  YieldOp::create(b, attention.getLoc(), inner->getResults());
+  attention->replaceAllUsesWith(kernel.getResults());
+  attention->erase();
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  return true;
+}
+
 /// Grows a chain from `head`: appends the single consumer of the chain's
 /// last value while it is fusable (elementwise-only kernels).
 SmallVector<Operation *> growChain(Operation *head) {
@@ -701,6 +774,18 @@ public:
       RewritePatternSet hoist(&getContext());
       hoist.add<HoistReshapeAboveElementwise>(&getContext());
       walkAndApplyPatterns(module, std::move(hoist));
+    }
+
+    // Attention kernels read their operands through the data movement
+    // that computes them.
+    if (prologues) {
+      SmallVector<AttentionOp> attentions;
+      module.walk([&](AttentionOp op) {
+        if (outsideKernels(op))
+          attentions.push_back(op);
+      });
+      for (AttentionOp op : attentions)
+        fuseAttentionViews(op, remarks);
     }
 
     SmallVector<Operation *> contractions;

@@ -13,7 +13,21 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+#include <string>
+
 #define GET_OP_CLASSES
 #include "crest/Dialect/Crest/IR/CrestOps.h.inc"
+
+namespace crest {
+/// Whether a kernel can read an operand through `chain` (reshapes, slices
+/// and transposes in program order, the first reading the source) with
+/// vector loads along the operand's innermost dimension: every row of the
+/// operand must be a contiguous run of a row of the source. Returns why
+/// not, or nothing. The verifier of attention kernels, the fusion pass and
+/// the attention lowering share it.
+std::optional<std::string>
+checkContiguousView(llvm::ArrayRef<mlir::Operation *> chain);
+} // namespace crest
 
 #endif // CREST_DIALECT_CREST_IR_CRESTOPS_H

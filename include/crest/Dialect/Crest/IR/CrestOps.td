@@ -772,6 +772,11 @@ def Crest_KernelOp : Crest_Op<"kernel", [
       add, scaling, conversion) and, before it, elementwise operations that
       compute its lhs or rhs from a kernel input (its prologue: a cast, a
       per-channel scale), applied as the operand's elements are loaded; or
+    - one `crest.attention` and, before it, reshapes, slices and
+      transposes that compute its operands from kernel inputs (the slices
+      of a fused QKV projection, the split into heads): the kernel reads
+      the inputs through them, with the operands' innermost dimension
+      contiguous in the input; or
     - a group of elementwise, normalization and reduction operations with no
       contraction.
 
@@ -812,6 +817,13 @@ def Crest_KernelOp : Crest_Op<"kernel", [
     /// there is no other (null without a prologue). The prologue's other
     /// inputs broadcast to that shape.
     ::mlir::BlockArgument getPrologueSource(unsigned operand);
+    /// The attention the kernel is built around, or null.
+    ::crest::AttentionOp getAttention();
+    /// The view an attention kernel reads `operand` (one of its
+    /// attention's operands) through: the reshapes, slices and transposes
+    /// from a kernel input to it, in program order (empty when the operand
+    /// is a kernel input).
+    ::llvm::SmallVector<::mlir::Operation *> getView(::mlir::Value operand);
   }];
 }
 

@@ -127,6 +127,12 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     value moves above the data movement (it joins that kernel, and the
     casts of several slices become one), and a reshape between a cast (or a
     scalar multiply) of anything else and a contraction moves above them.
+    With `prologues`, too, the single-use reshapes, slices and transposes
+    that compute a `crest.attention`'s Q, K and V (the slices of a fused
+    QKV projection, the split into heads) join a crest.kernel with the
+    attention, which reads its inputs through them, as far up as every row
+    of the operand stays a contiguous run of an input row
+    (docs/Attention.md).
 
     ```sh
     crest-opt model.mlir --crest-fuse-epilogues=remarks

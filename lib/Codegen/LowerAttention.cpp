@@ -217,6 +217,10 @@ private:
   /// computed from it by `view` (reshapes, slices and transposes in program
   /// order; empty: the input is the operand).
   SmallVector<Value> through(ArrayRef<Operation *> view, ValueRange coords);
+  /// The indices into the kernel's result of element `coords` of the
+  /// attention's result, stored through `view` (reshapes and transposes in
+  /// program order; empty: the result is the kernel's).
+  SmallVector<Value> forward(ArrayRef<Operation *> view, ValueRange coords);
   /// Writes out = O / l and lse from the final state (mUse: the row
   /// maximum in base 2, 0 for a row without a visible key).
   void storeResult(Value mUse, Value l, ArrayRef<Value> o);
@@ -238,7 +242,7 @@ private:
   ImplicitLocOpBuilder &b;
   Value qMem, kMem, vMem, lengthMem, maskMem, outMem, lseMem;
   /// The views Q, K and V are read through (KernelOp::getView).
-  SmallVector<Operation *> qView, kView, vView;
+  SmallVector<Operation *> qView, kView, vView, outView;
   Value workspaceO, workspaceState, semaphores;
   Value ldsV; ///< [dv][key] V of the current key block (plan.ldsV)
   Value block, split; ///< the wave's query row block; its KV split
@@ -292,6 +296,34 @@ SmallVector<Value> AttentionBuilder::through(ArrayRef<Operation *> view,
       }
     }
     c = std::move(src);
+  }
+  return c;
+}
+
+SmallVector<Value> AttentionBuilder::forward(ArrayRef<Operation *> view,
+                                            ValueRange coords) {
+  SmallVector<Value> c(coords);
+  for (Operation *op : view) {
+    ArrayRef<int64_t> in =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+    ArrayRef<int64_t> out =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+    SmallVector<Value> dst(out.size());
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      for (auto [i, p] : llvm::enumerate(t.getPermutation()))
+        dst[i] = c[p];
+    } else {
+      // A reshape: the row-major linear index, split in the result's shape.
+      Value linear = idx(0);
+      for (size_t i = 0; i < in.size(); ++i)
+        linear = add(mul(linear, idx(in[i])), c[i]);
+      for (size_t i = out.size(); i-- > 0;) {
+        dst[i] = i == 0 ? linear : rem(linear, out[i]);
+        if (i > 0)
+          linear = div(linear, out[i]);
+      }
+    }
+    c = std::move(dst);
   }
   return c;
 }
@@ -451,6 +483,7 @@ void AttentionBuilder::build(gpu::GPUFuncOp func) {
       lengthMem = input(op.getKvLength(), none);
     if (op.getMask())
       maskMem = input(op.getMask(), none);
+    outView = kernel.getResultView();
     arg = kernel.getNumOperands();
   } else {
     qMem = func.getArgument(arg++);
@@ -824,16 +857,16 @@ void AttentionBuilder::storeResult(Value mUse, Value l, ArrayRef<Value> o) {
           arith::MulFOp::create(b, vector::ExtractOp::create(b, acc, e), inv);
       v = convertElements(b, loc, v, outElt);
       if (plan.dv % pv.getM() == 0) {
-        memref::StoreOp::create(b, v, outMem,
-                                ValueRange{batchIdx, headOfCol, query, dvIdx});
+        memref::StoreOp::create(
+            b, v, outMem, forward(outView, {batchIdx, headOfCol, query, dvIdx}));
         continue;
       }
       OpBuilder::InsertionGuard g2(b);
       auto inDv = scf::IfOp::create(
           b, cmp(arith::CmpIPredicate::ult, dvIdx, idx(plan.dv)), false);
       b.setInsertionPointToStart(&inDv.getThenRegion().front());
-      memref::StoreOp::create(b, v, outMem,
-                              ValueRange{batchIdx, headOfCol, query, dvIdx});
+      memref::StoreOp::create(
+          b, v, outMem, forward(outView, {batchIdx, headOfCol, query, dvIdx}));
     }
   }
   if (!lseMem)

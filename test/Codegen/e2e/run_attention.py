@@ -114,6 +114,9 @@ def main():
                    help="one [B, L, (Hq + 2 Hkv) D] input, sliced, split "
                         "into heads and transposed in the graph (a fused "
                         "QKV projection's output; needs Lq = Lkv, D = Dv)")
+    p.add_argument("--merge-heads", action="store_true",
+                   help="the graph transposes the result to [B, L, H, Dv] "
+                        "and reshapes it to [B, L, H Dv] (needs no --lse)")
     a = p.parse_args()
 
     dims = [int(x) for x in a.shape.split(",")]
@@ -218,13 +221,24 @@ def main():
     TL = ttype([B, Hq, Lq], "f32")
     results = f"{TO}, {TL}" if a.lse else TO
     names = "%o, %l" if a.lse else "%o"
-    src = (f"module {{\n  func.func @f({', '.join(args)}) -> ({results}) {{\n"
+    merge = ""
+    returned, rtypes = names, results
+    if a.merge_heads:
+        assert not a.lse
+        TT = ttype([B, Lq, Hq, Dv], out_elt)
+        TM = ttype([B, Lq, Hq * Dv], out_elt)
+        merge = (f"    %t = crest.transpose %o permutation [0, 2, 1, 3] : "
+                 f"{TO} -> {TT}\n"
+                 f"    %m = crest.reshape %t : {TT} to {TM}\n")
+        returned, rtypes = "%m", TM
+    src = (f"module {{\n  func.func @f({', '.join(args)}) -> ({rtypes}) {{\n"
            f"{views}"
            f"    {names} = crest.attention %q, %k, %v{extra}\n"
            f"      qk <lhs = {a.type}, rhs = {a.type}, acc = f32, out = f32>\n"
            f"      pv <lhs = {pelt}, rhs = {a.type}, acc = f32, out = {out_elt}>\n"
            f"      : {types[0]}, {types[1]}, {types[2]} -> {results}\n"
-           f"    return {names} : {results}\n  }}\n}}\n")
+           f"{merge}"
+           f"    return {returned} : {rtypes}\n  }}\n}}\n")
     open(f"{tmp}/graph.mlir", "w").write(src)
     host = subprocess.run([a.crest_compile, f"{tmp}/graph.mlir",
                            f"--target={a.chip}", "--emit=mlir"],
@@ -242,7 +256,8 @@ def main():
     want, want_lse = reference(qv, kv, vv, length, mask, a.causal, a.window,
                                a.scale if a.scale else 1 / np.sqrt(D))
     empty = np.isinf(want_lse)
-    packed_note = " packed-qkv" if a.packed_qkv else ""
+    packed_note = (" packed-qkv" if a.packed_qkv else "") + (
+        " merge-heads" if a.merge_heads else "")
     name = (f"{a.chip} {a.type}->{out_elt}{packed_note} B={B} Hq={Hq} "
             f"Hkv={Hkv} Lq={Lq} "
             f"Lkv={Lkv} D={D} Dv={Dv} causal={a.causal}"
@@ -267,6 +282,9 @@ def main():
         races = sum(int(x) for x in re.findall(r"(\d+) races?", proc.stdout))
         got = np.load(f"{tmp}/o.npy")
         got = (bf16_value(got) if out_elt == "bf16" else got).astype(np.float64)
+        if a.merge_heads:
+            # Back to [B, H, L, Dv], by NumPy, to compare with the reference.
+            got = got.reshape(B, Lq, Hq, Dv).transpose(0, 2, 1, 3)
         finite = bool(np.all(np.isfinite(got)))
         rel = float(np.linalg.norm(got - want) /
                     max(np.linalg.norm(want), 1e-30))

@@ -923,6 +923,22 @@ AttentionOp KernelOp::getAttention() {
   return {};
 }
 
+SmallVector<Operation *> KernelOp::getResultView() {
+  SmallVector<Operation *> chain;
+  AttentionOp attention = getAttention();
+  if (!attention)
+    return chain;
+  Value value = attention.getResult();
+  while (value.hasOneUse()) {
+    Operation *user = *value.user_begin();
+    if (!isa<ReshapeOp, TransposeOp>(user))
+      break;
+    chain.push_back(user);
+    value = user->getResult(0);
+  }
+  return chain;
+}
+
 SmallVector<Operation *> KernelOp::getView(Value operand) {
   SmallVector<Operation *> chain;
   while (Operation *def = operand.getDefiningOp()) {
@@ -983,10 +999,13 @@ static LogicalResult verifyAttentionKernel(KernelOp kernel,
     if (!op.getResult(0).hasOneUse())
       return op.emitOpError() << "has several uses in an attention's "
                                  "kernel; each view computes one operand";
-    if (op.isBeforeInBlock(attention) == false)
-      return op.emitOpError() << "comes after the 'crest.attention'; an "
-                                 "attention's kernel reads through views "
-                                 "only";
+    if (!op.isBeforeInBlock(attention) &&
+        (isa<SliceOp>(op) ||
+         !llvm::is_contained(kernel.getResultView(), &op)))
+      return op.emitOpError()
+             << "comes after the 'crest.attention' but does not reshape or "
+                "transpose its result; only those follow it (the kernel "
+                "stores through them)";
   }
   for (Value operand : attention->getOperands()) {
     SmallVector<Operation *> chain = kernel.getView(operand);

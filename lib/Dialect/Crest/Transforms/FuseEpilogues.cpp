@@ -613,7 +613,18 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   for (Value operand :
        {attention.getQuery(), attention.getKey(), attention.getValue()})
     llvm::append_range(ops, collectView(attention, operand));
-  if (ops.empty())
+  // The result is stored through the single-use reshapes and transposes
+  // after it (the heads back to [B, L, H * Dv]).
+  SmallVector<Operation *> after;
+  for (Value value = attention.getResult(); value.hasOneUse();) {
+    Operation *user = *value.user_begin();
+    if (!isa<ReshapeOp, TransposeOp>(user) ||
+        user->getBlock() != attention->getBlock())
+      break;
+    after.push_back(user);
+    value = user->getResult(0);
+  }
+  if (ops.empty() && after.empty())
     return false;
   llvm::sort(ops, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
@@ -621,7 +632,10 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   if (remarks)
     attention.emitRemark()
         << "reads its operands through " << ops.size()
-        << " reshape(s), slice(s) and transpose(s), which join its kernel";
+        << " reshape(s), slice(s) and transpose(s) and stores its result "
+           "through "
+        << after.size() << " reshape(s) and transpose(s), which join its "
+                           "kernel";
   llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
   llvm::SetVector<Value> inputs;
   for (Operation *op : ops)
@@ -631,10 +645,15 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
     if (!members.contains(operand.getDefiningOp()))
       inputs.insert(operand);
 
-  OpBuilder b(attention);
-  auto kernel =
-      KernelOp::create(b, attention.getLoc(), attention->getResultTypes(),
-                       inputs.getArrayRef(), ConfigAttr());
+  // The kernel sits where the last op it takes was.
+  Operation *last = after.empty() ? attention.getOperation() : after.back();
+  SmallVector<Value> results(attention->getResults());
+  if (!after.empty())
+    results[0] = after.back()->getResult(0);
+  OpBuilder b(last);
+  auto kernel = KernelOp::create(b, attention.getLoc(),
+                                 ValueRange(results).getTypes(),
+                                 inputs.getArrayRef(), ConfigAttr());
   Block *body = b.createBlock(&kernel.getBody());
   IRMapping map;
   for (Value input : inputs)
@@ -642,9 +661,17 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   b.setInsertionPointToStart(body);
   for (Operation *op : ops)
     b.clone(*op, map);
-  Operation *inner = b.clone(*attention, map);
-  YieldOp::create(b, attention.getLoc(), inner->getResults());
-  attention->replaceAllUsesWith(kernel.getResults());
+  b.clone(*attention, map);
+  for (Operation *op : after)
+    b.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value r : results)
+    yielded.push_back(map.lookup(r));
+  YieldOp::create(b, attention.getLoc(), yielded);
+  for (auto [r, k] : llvm::zip(results, kernel.getResults()))
+    r.replaceAllUsesWith(k);
+  for (Operation *op : llvm::reverse(after))
+    op->erase();
   attention->erase();
   for (Operation *op : llvm::reverse(ops))
     op->erase();

@@ -776,7 +776,8 @@ def Crest_KernelOp : Crest_Op<"kernel", [
       transposes that compute its operands from kernel inputs (the slices
       of a fused QKV projection, the split into heads): the kernel reads
       the inputs through them, with the operands' innermost dimension
-      contiguous in the input; or
+      contiguous in the input, and after it reshapes and transposes of its
+      result, which the kernel stores through; or
     - a group of elementwise, normalization and reduction operations with no
       contraction.
 
@@ -824,6 +825,10 @@ def Crest_KernelOp : Crest_Op<"kernel", [
     /// from a kernel input to it, in program order (empty when the operand
     /// is a kernel input).
     ::llvm::SmallVector<::mlir::Operation *> getView(::mlir::Value operand);
+    /// The reshapes and transposes an attention kernel stores its
+    /// attention's result through, in program order (the last one's value
+    /// is yielded; empty when the result is).
+    ::llvm::SmallVector<::mlir::Operation *> getResultView();
   }];
 }
 

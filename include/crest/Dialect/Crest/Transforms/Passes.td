@@ -131,8 +131,9 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     that compute a `crest.attention`'s Q, K and V (the slices of a fused
     QKV projection, the split into heads) join a crest.kernel with the
     attention, which reads its inputs through them, as far up as every row
-    of the operand stays a contiguous run of an input row
-    (docs/Attention.md).
+    of the operand stays a contiguous run of an input row, and so do the
+    single-use reshapes and transposes of its result, which it stores
+    through (docs/Attention.md).
 
     ```sh
     crest-opt model.mlir --crest-fuse-epilogues=remarks

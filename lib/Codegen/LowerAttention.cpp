@@ -217,6 +217,10 @@ private:
   /// computed from it by `view` (reshapes, slices and transposes in program
   /// order; empty: the input is the operand).
   SmallVector<Value> through(ArrayRef<Operation *> view, ValueRange coords);
+  /// Element `coords` of a `from`-shaped tensor in its reshape to `to`
+  /// (the same row-major linear index).
+  SmallVector<Value> reshapeIndex(ValueRange coords, ArrayRef<int64_t> from,
+                                  ArrayRef<int64_t> to);
   /// The indices into the kernel's result of element `coords` of the
   /// attention's result, stored through `view` (reshapes and transposes in
   /// program order; empty: the result is the kernel's).
@@ -264,6 +268,21 @@ Value AttentionBuilder::loadMaskBit(Value q, Value key) {
   return memref::LoadOp::create(b, maskMem, indices);
 }
 
+SmallVector<Value> AttentionBuilder::reshapeIndex(ValueRange coords,
+                                                 ArrayRef<int64_t> from,
+                                                 ArrayRef<int64_t> to) {
+  Value linear = idx(0);
+  for (size_t i = 0; i < from.size(); ++i)
+    linear = add(mul(linear, idx(from[i])), coords[i]);
+  SmallVector<Value> result(to.size());
+  for (size_t i = to.size(); i-- > 0;) {
+    result[i] = i == 0 ? linear : rem(linear, to[i]);
+    if (i > 0)
+      linear = div(linear, to[i]);
+  }
+  return result;
+}
+
 SmallVector<Value> AttentionBuilder::through(ArrayRef<Operation *> view,
                                             ValueRange coords) {
   SmallVector<Value> c(coords);
@@ -285,15 +304,7 @@ SmallVector<Value> AttentionBuilder::through(ArrayRef<Operation *> view,
         src[i] = add(v, idx(slice.getOffsets()[i]));
       }
     } else {
-      // A reshape: the row-major linear index, split in the input's shape.
-      Value linear = idx(0);
-      for (size_t i = 0; i < out.size(); ++i)
-        linear = add(mul(linear, idx(out[i])), c[i]);
-      for (size_t i = in.size(); i-- > 0;) {
-        src[i] = i == 0 ? linear : rem(linear, in[i]);
-        if (i > 0)
-          linear = div(linear, in[i]);
-      }
+      src = reshapeIndex(c, out, in);
     }
     c = std::move(src);
   }
@@ -313,15 +324,7 @@ SmallVector<Value> AttentionBuilder::forward(ArrayRef<Operation *> view,
       for (auto [i, p] : llvm::enumerate(t.getPermutation()))
         dst[i] = c[p];
     } else {
-      // A reshape: the row-major linear index, split in the result's shape.
-      Value linear = idx(0);
-      for (size_t i = 0; i < in.size(); ++i)
-        linear = add(mul(linear, idx(in[i])), c[i]);
-      for (size_t i = out.size(); i-- > 0;) {
-        dst[i] = i == 0 ? linear : rem(linear, out[i]);
-        if (i > 0)
-          linear = div(linear, out[i]);
-      }
+      dst = reshapeIndex(c, in, out);
     }
     c = std::move(dst);
   }

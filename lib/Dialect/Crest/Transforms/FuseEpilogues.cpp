@@ -603,81 +603,6 @@ SmallVector<Operation *> collectView(Operation *attention, Value operand) {
   return chain;
 }
 
-/// Wraps `attention` with the data movement computing its operands (the
-/// slices of a fused QKV projection, the split into heads) into one
-/// crest.kernel that reads the sources through them. Returns whether it
-/// did.
-bool fuseAttentionViews(AttentionOp attention, bool remarks) {
-  // Q, K and V (the KV length and the mask are read as they are).
-  SmallVector<Operation *> ops;
-  for (Value operand :
-       {attention.getQuery(), attention.getKey(), attention.getValue()})
-    llvm::append_range(ops, collectView(attention, operand));
-  // The result is stored through the single-use reshapes and transposes
-  // after it (the heads back to [B, L, H * Dv]).
-  SmallVector<Operation *> after;
-  for (Value value = attention.getResult(); value.hasOneUse();) {
-    Operation *user = *value.user_begin();
-    if (!isa<ReshapeOp, TransposeOp>(user) ||
-        user->getBlock() != attention->getBlock())
-      break;
-    after.push_back(user);
-    value = user->getResult(0);
-  }
-  if (ops.empty() && after.empty())
-    return false;
-  llvm::sort(ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  if (remarks)
-    attention.emitRemark()
-        << "reads its operands through " << ops.size()
-        << " reshape(s), slice(s) and transpose(s) and stores its result "
-           "through "
-        << after.size() << " reshape(s) and transpose(s), which join its "
-                           "kernel";
-  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
-  llvm::SetVector<Value> inputs;
-  for (Operation *op : ops)
-    if (!members.contains(op->getOperand(0).getDefiningOp()))
-      inputs.insert(op->getOperand(0));
-  for (Value operand : attention->getOperands())
-    if (!members.contains(operand.getDefiningOp()))
-      inputs.insert(operand);
-
-  // The kernel sits where the last op it takes was.
-  Operation *last = after.empty() ? attention.getOperation() : after.back();
-  SmallVector<Value> results(attention->getResults());
-  if (!after.empty())
-    results[0] = after.back()->getResult(0);
-  OpBuilder b(last);
-  auto kernel = KernelOp::create(b, attention.getLoc(),
-                                 ValueRange(results).getTypes(),
-                                 inputs.getArrayRef(), ConfigAttr());
-  Block *body = b.createBlock(&kernel.getBody());
-  IRMapping map;
-  for (Value input : inputs)
-    map.map(input, body->addArgument(input.getType(), input.getLoc()));
-  b.setInsertionPointToStart(body);
-  for (Operation *op : ops)
-    b.clone(*op, map);
-  b.clone(*attention, map);
-  for (Operation *op : after)
-    b.clone(*op, map);
-  SmallVector<Value> yielded;
-  for (Value r : results)
-    yielded.push_back(map.lookup(r));
-  YieldOp::create(b, attention.getLoc(), yielded);
-  for (auto [r, k] : llvm::zip(results, kernel.getResults()))
-    r.replaceAllUsesWith(k);
-  for (Operation *op : llvm::reverse(after))
-    op->erase();
-  attention->erase();
-  for (Operation *op : llvm::reverse(ops))
-    op->erase();
-  return true;
-}
-
 /// Grows a chain from `head`: appends the single consumer of the chain's
 /// last value while it is fusable (elementwise-only kernels).
 SmallVector<Operation *> growChain(Operation *head) {
@@ -754,6 +679,49 @@ bool buildKernel(ArrayRef<Operation *> ops, ArrayRef<Value> results) {
     if (op->use_empty())
       op->erase();
   return unsorted;
+}
+
+/// Wraps `attention` with the data movement computing its operands (the
+/// slices of a fused QKV projection, the split into heads) into one
+/// crest.kernel that reads the sources through them. Returns whether it
+/// did.
+bool fuseAttentionViews(AttentionOp attention, bool remarks) {
+  // Q, K and V (the KV length and the mask are read as they are).
+  SmallVector<Operation *> ops;
+  for (Value operand :
+       {attention.getQuery(), attention.getKey(), attention.getValue()})
+    llvm::append_range(ops, collectView(attention, operand));
+  // The result is stored through the single-use reshapes and transposes
+  // after it (the heads back to [B, L, H * Dv]).
+  SmallVector<Operation *> after;
+  for (Value value = attention.getResult(); value.hasOneUse();) {
+    Operation *user = *value.user_begin();
+    if (!isa<ReshapeOp, TransposeOp>(user) ||
+        user->getBlock() != attention->getBlock())
+      break;
+    after.push_back(user);
+    value = user->getResult(0);
+  }
+  if (ops.empty() && after.empty())
+    return false;
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  if (remarks)
+    attention.emitRemark()
+        << "reads its operands through " << ops.size()
+        << " reshape(s), slice(s) and transpose(s) and stores its result "
+           "through "
+        << after.size() << " reshape(s) and transpose(s), which join its "
+                           "kernel";
+  SmallVector<Operation *> all(ops);
+  all.push_back(attention);
+  llvm::append_range(all, after);
+  SmallVector<Value> results(attention->getResults());
+  if (!after.empty())
+    results[0] = after.back()->getResult(0);
+  buildKernel(all, results);
+  return true;
 }
 
 class FuseEpiloguesPass

@@ -661,3 +661,17 @@ func.func @attention_constant_operand(%k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8
   }
   return %0 : tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// The KV length and the mask are read as they are.
+func.func @attention_mask_view(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>, %m: tensor<8x8xi1>) -> tensor<1x2x8x16xf32> {
+  %0 = crest.kernel ins(%q, %k, %v, %m : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<8x8xi1>) -> tensor<1x2x8x16xf32> {
+  ^bb0(%a: tensor<1x2x8x16xf16>, %b: tensor<1x2x8x16xf16>, %c: tensor<1x2x8x16xf16>, %d: tensor<8x8xi1>):
+    // expected-error @below {{computes the attention's mask; an attention's kernel reads only Q, K and V through views}}
+    %r = crest.reshape %d : tensor<8x8xi1> to tensor<1x1x8x8xi1>
+    %o = crest.attention %a, %b, %c mask %r : tensor<1x1x8x8xi1> qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+    crest.yield %o : tensor<1x2x8x16xf32>
+  }
+  return %0 : tensor<1x2x8x16xf32>
+}

@@ -1007,6 +1007,13 @@ static LogicalResult verifyAttentionKernel(KernelOp kernel,
                 "transpose its result; only those follow it (the kernel "
                 "stores through them)";
   }
+  for (Value operand : {attention.getKvLength(), attention.getMask()})
+    if (operand && !kernel.getView(operand).empty())
+      return kernel.getView(operand).front()->emitOpError()
+             << "computes the attention's "
+             << (operand == attention.getMask() ? "mask" : "KV length")
+             << "; an attention's kernel reads only Q, K and V through "
+                "views";
   for (Value operand : attention->getOperands()) {
     SmallVector<Operation *> chain = kernel.getView(operand);
     Value source = chain.empty() ? operand : chain.front()->getOperand(0);

@@ -76,7 +76,8 @@ struct CompileOptions {
   bool fusionRemarks = false;
   /// Fuse attention written as separate ops into crest.attention.
   bool fuseAttention = true;
-  /// Fuse casts and per-channel scales into contractions' operand loads.
+  /// Fuse casts and per-channel scales into contractions' operand loads,
+  /// and the data movement around attention into its kernel.
   bool fusePrologues = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;

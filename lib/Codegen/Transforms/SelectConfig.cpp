@@ -57,6 +57,13 @@ constexpr int64_t kSplitKWavesPerSimd = 1;
 /// Compute units assumed when the chip table gives no timing parameters.
 constexpr int64_t kDefaultComputeUnits = 64;
 
+/// The SIMDs of the whole GPU, from the chip table.
+int64_t getSimds(const ChipInfo &chip) {
+  int64_t units = chip.timing ? int64_t(chip.timing->computeUnits)
+                              : kDefaultComputeUnits;
+  return units * chip.simdsPerComputeUnit;
+}
+
 /// Split-K within a workgroup (wavefront scope): `split` groups of waves
 /// each accumulate every split-th K step and the partial sums are added
 /// through LDS. The largest power of two that keeps at least one K step
@@ -261,8 +268,7 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
         tiles.push_back({tm, tn, wm, wn});
       }
     }
-    int64_t simds = 4 * (chip.timing ? int64_t(chip.timing->computeUnits)
-                                     : kDefaultComputeUnits);
+    int64_t simds = getSimds(chip);
     for (auto [tm, tn, wm, wn] : tiles) {
       // Wavefront scope also tries the instruction's own K depth: twice the
       // steps for split-K to divide.
@@ -404,8 +410,7 @@ LogicalResult SelectConfigPass::select(ContractionOpInterface op,
   // when there is parallelism to spare, smaller when there is not).
   int64_t batch = shape[0], m = shape[1], n = shape[2];
   const ChipInfo &chip = *target.getChipInfo();
-  int64_t simds = 4 * (chip.timing ? int64_t(chip.timing->computeUnits)
-                                   : kDefaultComputeUnits);
+  int64_t simds = getSimds(chip);
   auto rank = [&](const Candidate &c) {
     const MmaInstruction &mma = *c.mma;
     double useful = double(m * n) /

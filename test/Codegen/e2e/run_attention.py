@@ -116,7 +116,7 @@ def main():
                         "QKV projection's output; needs Lq = Lkv, D = Dv)")
     p.add_argument("--merge-heads", action="store_true",
                    help="the graph transposes the result to [B, L, H, Dv] "
-                        "and reshapes it to [B, L, H Dv] (needs no --lse)")
+                        "and reshapes it to [B, L, H Dv]")
     a = p.parse_args()
 
     dims = [int(x) for x in a.shape.split(",")]
@@ -224,13 +224,12 @@ def main():
     merge = ""
     returned, rtypes = names, results
     if a.merge_heads:
-        assert not a.lse
         TT = ttype([B, Lq, Hq, Dv], out_elt)
         TM = ttype([B, Lq, Hq * Dv], out_elt)
         merge = (f"    %t = crest.transpose %o permutation [0, 2, 1, 3] : "
                  f"{TO} -> {TT}\n"
                  f"    %m = crest.reshape %t : {TT} to {TM}\n")
-        returned, rtypes = "%m", TM
+        returned, rtypes = ("%m, %l", f"{TM}, {TL}") if a.lse else ("%m", TM)
     src = (f"module {{\n  func.func @f({', '.join(args)}) -> ({rtypes}) {{\n"
            f"{views}"
            f"    {names} = crest.attention %q, %k, %v{extra}\n"

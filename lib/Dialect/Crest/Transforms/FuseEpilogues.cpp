@@ -683,8 +683,8 @@ bool buildKernel(ArrayRef<Operation *> ops, ArrayRef<Value> results) {
 
 /// Wraps `attention` with the data movement computing its operands (the
 /// slices of a fused QKV projection, the split into heads) into one
-/// crest.kernel that reads the sources through them. Returns whether it
-/// did.
+/// crest.kernel that reads the sources through them. Returns whether a use
+/// of a result (the log-sum-exp's) now comes before the kernel.
 bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   // Q, K and V (the KV length and the mask are read as they are).
   SmallVector<Operation *> ops;
@@ -720,8 +720,7 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   SmallVector<Value> results(attention->getResults());
   if (!after.empty())
     results[0] = after.back()->getResult(0);
-  buildKernel(all, results);
-  return true;
+  return buildKernel(all, results);
 }
 
 class FuseEpiloguesPass
@@ -779,8 +778,18 @@ public:
         if (outsideKernels(op))
           attentions.push_back(op);
       });
-      for (AttentionOp op : attentions)
-        fuseAttentionViews(op, remarks);
+      llvm::SetVector<Block *> unsortedByViews;
+      for (AttentionOp op : attentions) {
+        Block *block = op->getBlock();
+        if (fuseAttentionViews(op, remarks))
+          unsortedByViews.insert(block);
+      }
+      for (Block *block : unsortedByViews)
+        if (!sortTopologically(block)) {
+          module.emitError() << "crest-fuse-epilogues: the fused graph has "
+                                "a cycle";
+          return signalPassFailure();
+        }
     }
 
     SmallVector<Operation *> contractions;

@@ -72,3 +72,20 @@ func.func @shared_view(%x: tensor<1x8x2x16xf16>, %v: tensor<1x2x8x16xf16>) -> te
   %o = crest.attention %t, %t, %v qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
   return %o : tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// The log-sum-exp is used before the last op the kernel takes: the block is
+// re-sorted so that the kernel comes before that use.
+// CHECK-LABEL: func.func @lse_used_early
+// CHECK:         %[[K:.*]]:2 = crest.kernel ins(%arg0, %arg1, %arg2
+// CHECK:         crest.neg %[[K]]#1
+// CHECK:         return %[[K]]#0
+func.func @lse_used_early(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) -> (tensor<1x8x32xf32>, tensor<1x2x8xf32>) {
+  // expected-remark @below {{reads its operands through 0 reshape(s), slice(s) and transpose(s) and stores its result through 2 reshape(s) and transpose(s), which join its kernel}}
+  %o, %l = crest.attention %q, %k, %v qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f32> : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  %t = crest.transpose %o permutation [0, 2, 1, 3] : tensor<1x2x8x16xf32> -> tensor<1x8x2x16xf32>
+  %n = crest.neg %l : tensor<1x2x8xf32>
+  %m = crest.reshape %t : tensor<1x8x2x16xf32> to tensor<1x8x32xf32>
+  return %m, %n : tensor<1x8x32xf32>, tensor<1x2x8xf32>
+}

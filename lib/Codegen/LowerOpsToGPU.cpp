@@ -18,6 +18,7 @@
 
 #include "crest/Codegen/Passes.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Semantics/View.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -1255,25 +1256,48 @@ LogicalResult LowerOpsToGPUPass::lowerTransposeTiled(TransposeOp op,
 }
 
 //===----------------------------------------------------------------------===//
-// Reshapes without a kernel
+// Views without a kernel
 //===----------------------------------------------------------------------===//
 
-/// The reshapes that get no kernel: the host planner makes each result an
-/// alias of its input's bytes (docs/Package.md). A returned reshape gets a
-/// copy kernel instead when those bytes already belong to a graph input, a
-/// weight, another result, or another returned alias of the same bytes.
-static DenseSet<Operation *> findAliasedReshapes(ModuleOp module) {
+/// Whether `slice` is a window of its input's bytes the host planner can
+/// alias (crest/Semantics/View.h): one contiguous run, starting aligned,
+/// of a value a launch computes, a graph input or another view's (a
+/// constant's slice is left to its kernel).
+static bool isAliasableWindow(SliceOp slice) {
+  RankedTensorType in = slice.getInput().getType();
+  RankedTensorType out = slice.getResult().getType();
+  ArrayRef<int64_t> strides;
+  if (std::optional<ArrayRef<int64_t>> s = slice.getStrides())
+    strides = *s;
+  std::optional<int64_t> offset = getContiguousWindowOffset(
+      in.getShape(), out.getShape(), slice.getOffsets(), strides);
+  if (!offset || !in.getElementType().isIntOrFloat() ||
+      in.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return false;
+  int64_t bytes = *offset * (in.getElementType().getIntOrFloatBitWidth() / 8);
+  return bytes % kWindowAlignment == 0 &&
+         !matchPattern(slice.getInput(), m_Constant());
+}
+
+/// The views that get no kernel: reshapes and contiguous windows (slices);
+/// the host planner makes each result an alias of its input's bytes, at an
+/// offset for a window (docs/Package.md). A returned reshape gets a copy
+/// kernel instead when those bytes already belong to a graph input, a
+/// weight, another result, or another returned alias of the same bytes, or
+/// are a window of a larger value; a returned window always gets one (its
+/// bytes are part of another value's).
+static DenseSet<Operation *> findAliasedViews(ModuleOp module) {
   DenseSet<Operation *> aliased;
   module.walk([&](FunctionOpInterface func) {
     if (func.isExternal() || isa<gpu::GPUFuncOp>(func))
       return;
-    DenseSet<Value> returned, claimed;
+    DenseSet<Value> returned, claimed, windows;
     for (Block &block : func.getFunctionBody())
       if (Operation *term = block.getTerminator();
           term && term->getParentOp() == func.getOperation() &&
           !isa_and_nonnull<CrestDialect>(term->getDialect()))
         returned.insert(term->operand_begin(), term->operand_end());
-    // The value whose bytes a (chain of) aliased reshape(s) shows.
+    // The value whose bytes a (chain of) aliased view(s) shows.
     DenseMap<Value, Value> rootOf;
     auto root = [&](Value v) { return rootOf.lookup(v) ? rootOf.lookup(v) : v; };
     auto owned = [&](Value r) {
@@ -1281,16 +1305,26 @@ static DenseSet<Operation *> findAliasedReshapes(ModuleOp module) {
       return claimed.contains(r) || returned.contains(r) || !def ||
              !isa_and_nonnull<CrestDialect>(def->getDialect());
     };
-    func.walk([&](ReshapeOp op) {
-      if (op->getParentOfType<KernelOp>() || getLaunch(op))
+    func.walk([&](Operation *op) {
+      if (!isa<ReshapeOp, SliceOp>(op) || op->getParentOfType<KernelOp>() ||
+          getLaunch(op))
         return;
-      Value r = root(op.getInput());
-      if (returned.contains(op.getResult())) {
-        if (owned(r))
-          return; // a copy kernel
-        claimed.insert(r);
+      Value input = op->getOperand(0), result = op->getResult(0);
+      Value r = root(input);
+      if (auto slice = dyn_cast<SliceOp>(op)) {
+        if (returned.contains(result) || !isAliasableWindow(slice))
+          return; // a kernel
+        windows.insert(result);
+      } else {
+        if (windows.contains(input))
+          windows.insert(result);
+        if (returned.contains(result)) {
+          if (owned(r) || windows.contains(result))
+            return; // a copy kernel
+          claimed.insert(r);
+        }
       }
-      rootOf[op.getResult()] = r;
+      rootOf[result] = r;
       aliased.insert(op);
     });
   });
@@ -1332,7 +1366,7 @@ void LowerOpsToGPUPass::runOnOperation() {
     return signalPassFailure();
   }
 
-  DenseSet<Operation *> aliased = findAliasedReshapes(module);
+  DenseSet<Operation *> aliased = findAliasedViews(module);
   SmallVector<Operation *> work;
   module.walk([&](Operation *op) {
     if (!isa_and_nonnull<CrestDialect>(op->getDialect()) || isa<YieldOp>(op) ||

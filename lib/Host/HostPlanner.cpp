@@ -9,6 +9,7 @@
 
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
+#include "crest/Semantics/View.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -304,12 +305,25 @@ private:
   LogicalResult addReferenceOp(Operation *op);
   /// A reshape without a kernel: its result shows its input's bytes.
   LogicalResult addAlias(ReshapeOp op);
+  /// A slice without a kernel, a contiguous window of its input: its
+  /// result shows a run of its input's bytes.
+  LogicalResult addWindow(SliceOp op);
   /// The value whose bytes `id` shows (itself unless an alias).
   uint32_t aliasRoot(uint32_t id) const {
     for (auto it = aliasOf.find(id); it != aliasOf.end();
          it = aliasOf.find(id))
       id = it->second;
     return id;
+  }
+  /// Where the bytes `id` shows start in its root's (0 unless a window).
+  uint64_t aliasByteOffset(uint32_t id) const {
+    uint64_t offset = 0;
+    for (auto it = aliasOf.find(id); it != aliasOf.end();
+         it = aliasOf.find(id)) {
+      offset += windowOffset.lookup(id);
+      id = it->second;
+    }
+    return offset;
   }
   LogicalResult addNodes(Operation *op);
   FailureOr<uint32_t> lookupKernel(Operation *op, SymbolRefAttr symbol,
@@ -324,8 +338,10 @@ private:
   DenseMap<Value, uint32_t> ids;
   llvm::StringSet<> names;
   std::map<std::pair<size_t, std::string>, uint32_t> kernelIds;
-  /// Alias value -> the value it reshapes.
+  /// Alias value -> the value it reshapes or is a window of.
   DenseMap<uint32_t, uint32_t> aliasOf;
+  /// Window alias -> the byte offset of its bytes in its input's.
+  DenseMap<uint32_t, uint64_t> windowOffset;
   /// Constants (and aliased reshapes of them) that become a weight only in
   /// the shape their first non-reshape user needs.
   DenseMap<Value, arith::ConstantOp> pendingWeights;
@@ -430,6 +446,39 @@ LogicalResult Planner::addAlias(ReshapeOp op) {
     return failure();
   aliasOf[*id] = it->second;
   ids[result] = *id;
+  return addNodes(op);
+}
+
+LogicalResult Planner::addWindow(SliceOp op) {
+  RankedTensorType in = op.getInput().getType(), out = op.getType();
+  ArrayRef<int64_t> strides;
+  if (std::optional<ArrayRef<int64_t>> s = op.getStrides())
+    strides = *s;
+  std::optional<int64_t> offset = getContiguousWindowOffset(
+      in.getShape(), out.getShape(), op.getOffsets(), strides);
+  std::optional<pkg::TensorType> type = getTensorType(in);
+  uint64_t bytes =
+      offset && type ? uint64_t(*offset) * pkg::getElementTypeSize(type->element)
+                     : 0;
+  if (!offset || !type || bytes % kWindowAlignment != 0)
+    return op.emitError()
+           << "this slice has no crest.launch and is not a contiguous window "
+              "of its input starting "
+           << kWindowAlignment
+           << "-byte aligned; run crest-lower-ops-to-gpu, which gives it a "
+              "kernel";
+  auto it = ids.find(op.getInput());
+  if (it == ids.end())
+    return op.emitError() << "the input of this slice is not a graph input, "
+                             "a weight or the result of a launched op";
+  FailureOr<uint32_t> id =
+      addValue(op, out, "alias" + std::to_string(aliasCount++),
+               pkg::ValueKind::Intermediate, "result");
+  if (failed(id))
+    return failure();
+  aliasOf[*id] = it->second;
+  windowOffset[*id] = bytes;
+  ids[op.getResult()] = *id;
   return addNodes(op);
 }
 
@@ -646,6 +695,7 @@ void Planner::planIntermediateBuffers() {
         value.kind == pkg::ValueKind::Workspace)
       continue;
     value.buffer = uint32_t(m.buffers.size());
+    value.bufferOffset = aliasByteOffset(uint32_t(id));
     ownedBuffer[aliasRoot(uint32_t(id))] = *value.buffer;
     m.buffers.push_back({std::max<uint64_t>(value.type.getByteSize(), 1)});
   }
@@ -662,6 +712,7 @@ void Planner::planIntermediateBuffers() {
     if (!isTransient(value))
       continue;
     uint32_t root = aliasRoot(uint32_t(id));
+    value.bufferOffset = aliasByteOffset(uint32_t(id));
     if (auto owned = ownedBuffer.find(root); owned != ownedBuffer.end()) {
       value.buffer = owned->second;
       continue;
@@ -671,7 +722,8 @@ void Planner::planIntermediateBuffers() {
     slot[root] = ranges.size();
     roots.push_back(root);
     LiveRange range;
-    range.bytes = std::max<uint64_t>(value.type.getByteSize(), 1);
+    // The root's bytes: its aliases show them, or windows of them.
+    range.bytes = std::max<uint64_t>(m.values[root].type.getByteSize(), 1);
     range.first = m.launches.size();
     ranges.push_back(range);
   }
@@ -742,6 +794,12 @@ FailureOr<pkg::Package> Planner::run() {
     }
     if (isAliasedReshape(&op)) {
       if (ok && failed(addAlias(cast<ReshapeOp>(op))))
+        return failure();
+      continue;
+    }
+    if (auto slice = dyn_cast<SliceOp>(op);
+        slice && !referenceOnly && !getLaunch(slice)) {
+      if (ok && failed(addWindow(slice)))
         return failure();
       continue;
     }

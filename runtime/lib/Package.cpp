@@ -24,6 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "crest/Semantics/View.h"
 #include "crest/Support/Limits.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -843,16 +844,56 @@ static Error validateManifest(const Manifest &manifest,
       id = aliasRoot[id] = aliasRoot[aliasRoot[id]];
     return id;
   };
+  // Windows likewise: the output of a `slice` node that is one contiguous
+  // run of its input's elements (crest/Semantics/View.h), placed at that
+  // run's bytes of the input's buffer.
+  auto windowOffset = [&](const Node &node, const Value &in,
+                          const Value &out) -> std::optional<uint64_t> {
+    auto ints = [&](StringRef key) -> std::optional<std::vector<int64_t>> {
+      std::vector<int64_t> values;
+      const llvm::json::Value *attr = node.attributes.get(key);
+      if (!attr)
+        return values;
+      const llvm::json::Array *array = attr->getAsArray();
+      if (!array)
+        return std::nullopt;
+      for (const llvm::json::Value &v : *array) {
+        std::optional<int64_t> i = v.getAsInteger();
+        if (!i)
+          return std::nullopt;
+        values.push_back(*i);
+      }
+      return values;
+    };
+    std::optional<std::vector<int64_t>> offsets = ints("offsets");
+    std::optional<std::vector<int64_t>> strides = ints("strides");
+    if (!offsets || !strides || in.type.element != out.type.element)
+      return std::nullopt;
+    std::optional<int64_t> first = crest::getContiguousWindowOffset(
+        in.type.shape, out.type.shape, *offsets, *strides);
+    if (!first)
+      return std::nullopt;
+    return uint64_t(*first) * getElementTypeSize(in.type.element);
+  };
   for (const Node &node : manifest.graph) {
-    if (node.op != "reshape" || node.inputs.size() != 1 ||
-        node.outputs.size() != 1 || node.inputs[0] >= valueCount ||
-        node.outputs[0] >= valueCount)
+    if ((node.op != "reshape" && node.op != "slice") ||
+        node.inputs.size() != 1 || node.outputs.size() != 1 ||
+        node.inputs[0] >= valueCount || node.outputs[0] >= valueCount)
       continue;
     const Value &in = manifest.values[node.inputs[0]];
     const Value &out = manifest.values[node.outputs[0]];
-    if (in.buffer && out.buffer && *in.buffer == *out.buffer &&
-        in.bufferOffset == out.bufferOffset &&
-        byteSizes[node.inputs[0]] == byteSizes[node.outputs[0]])
+    if (!in.buffer || !out.buffer || *in.buffer != *out.buffer)
+      continue;
+    bool shows = false;
+    if (node.op == "reshape") {
+      shows = in.bufferOffset == out.bufferOffset &&
+              byteSizes[node.inputs[0]] == byteSizes[node.outputs[0]];
+    } else if (std::optional<uint64_t> offset = windowOffset(node, in, out)) {
+      uint64_t at;
+      shows = checkedAdd(in.bufferOffset, *offset, at) &&
+              out.bufferOffset == at;
+    }
+    if (shows)
       aliasRoot[findRoot(node.outputs[0])] = findRoot(node.inputs[0]);
   }
   std::vector<size_t> classFirst(valueCount, kNever), classLast(valueCount, 0);

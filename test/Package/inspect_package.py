@@ -110,6 +110,8 @@ def summary(pkg):
         extra = ""
         if "buffer" in v:
             extra += " buffer=%d" % v["buffer"]
+        if v.get("buffer_offset", 0):
+            extra += " at=%d" % v["buffer_offset"]
         if v["kind"] == "weight":
             extra += " weight=%d+%d" % (v["weight_offset"], v["weight_size"])
         print("value %d %s %s %s%s" % (i, v["name"], v["kind"], describe(v),
@@ -137,11 +139,30 @@ def summary(pkg):
                n["location"].rsplit("/", 1)[-1]))
 
 
+def window_run(shape, result, attrs):
+    """The first flat index of a slice whose elements are one contiguous
+    run of the input's (row-major), else None: enumerates the elements."""
+    import itertools
+    offsets = attrs.get("offsets", [0] * len(shape))
+    strides = attrs.get("strides", [1] * len(shape))
+    flat = []
+    for index in itertools.product(*(range(d) for d in result)):
+        f = 0
+        for o, s, i, d in zip(offsets, strides, index, shape):
+            f = f * d + o + s * i
+        flat.append(f)
+    if flat != list(range(flat[0], flat[0] + len(flat))):
+        return None
+    return flat[0]
+
+
 def liveness(pkg):
     """Recomputes live ranges from the launches; checks every buffer.
 
     A reshape node whose output lies in exactly its input's bytes (same
-    buffer, offset and size) is an alias: the two are one storage class,
+    buffer, offset and size), or a slice node whose elements are one
+    contiguous run of its input's and whose output lies at that run's bytes,
+    is an alias: the two are one storage class,
     live from the first to the last launch naming either, and may hold at
     most one input, output or weight."""
     m = pkg["manifest"]
@@ -154,15 +175,23 @@ def liveness(pkg):
         return i
 
     for n in m["graph"]:
-        if n["op"] != "reshape":
+        if n["op"] not in ("reshape", "slice"):
             continue
         a, r = values[n["inputs"][0]], values[n["outputs"][0]]
-        if ("buffer" in r and r["buffer"] == a.get("buffer") and
-                r.get("buffer_offset", 0) == a.get("buffer_offset", 0) and
-                nbytes(r) == nbytes(a)):
+        if "buffer" not in r or r["buffer"] != a.get("buffer"):
+            continue
+        at = r.get("buffer_offset", 0) - a.get("buffer_offset", 0)
+        if n["op"] == "reshape":
+            if at == 0 and nbytes(r) == nbytes(a):
+                root[find(n["outputs"][0])] = find(n["inputs"][0])
+                print("alias %s = reshape of %s in buffer %d" %
+                      (r["name"], a["name"], r["buffer"]))
+            continue
+        run = window_run(a["shape"], r["shape"], n["attributes"])
+        if run is not None and run * SIZES[a["type"]] == at:
             root[find(n["outputs"][0])] = find(n["inputs"][0])
-            print("alias %s = reshape of %s in buffer %d" %
-                  (r["name"], a["name"], r["buffer"]))
+            print("alias %s = window of %s at +%d bytes in buffer %d" %
+                  (r["name"], a["name"], at, r["buffer"]))
     first, last = {}, {}
     for i, l in enumerate(m["launches"]):
         for a in l["args"]:

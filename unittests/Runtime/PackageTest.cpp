@@ -1002,6 +1002,44 @@ TEST(PackageRuleTest, LiveIntermediatesDoNotShare) {
       "but are both live at launch 2");
 }
 
+/// Adds tw = t[1:2, :] (a slice node after t's producer) in t's buffer at
+/// `offset` bytes, read by launch 1 beside t.
+void addWindowOfT(Package &p, uint64_t offset,
+                  std::vector<int64_t> offsets = {1, 0},
+                  std::vector<int64_t> shape = {1, 4}) {
+  Manifest &m = p.manifest;
+  m.values.push_back(makeValue("tw", ElementType::F32, std::move(shape),
+                               ValueKind::Intermediate, 2));
+  m.values.back().bufferOffset = offset;
+  Node slice{"slice", {2}, {7}, {}, "g.mlir:9:8"};
+  slice.attributes["offsets"] = llvm::json::Array(offsets);
+  m.graph.insert(m.graph.begin() + 2, slice);
+  m.launches[1].args = {2, 7, 3};
+}
+
+TEST(PackageRuleTest, WindowAliases) {
+  // Row 1 of t[2,4] f32 is bytes 16-31 of t's: a window, one storage class
+  // with t, so the two may be live together.
+  EXPECT_EQ(ruleError([](Package &p) { addWindowOfT(p, 16); }), "");
+  // At another offset tw is not those bytes: a value of its own, live
+  // with t at launch 1 in bytes t holds.
+  EXPECT_EQ(ruleError([](Package &p) { addWindowOfT(p, 8); }),
+            "manifest: values[7].buffer: 'tw' and 't' share bytes of buffer 2 "
+            "but are both live at launch 1");
+  // Columns 1-2 of both rows are not one run of t's elements.
+  EXPECT_EQ(ruleError([](Package &p) { addWindowOfT(p, 4, {0, 1}, {2, 2}); }),
+            "manifest: values[7].buffer: 'tw' and 't' share bytes of buffer 2 "
+            "but are both live at launch 1");
+  // A window's class is t's: reading it at launch 3 keeps t alive past
+  // u's first launch, in the bytes u takes.
+  EXPECT_EQ(ruleError([](Package &p) {
+              addWindowOfT(p, 16);
+              p.manifest.launches[3].args.push_back(7);
+            }),
+            "manifest: values[4].buffer: 'u' and 't' share bytes of buffer 2 "
+            "but are both live at launch 2");
+}
+
 TEST(PackageRuleTest, NodeOp) {
   EXPECT_EQ(ruleError([](Package &p) { p.manifest.graph[1].op = ""; }),
             "manifest: graph[1].op: empty");

@@ -224,13 +224,11 @@ SmallVector<Candidate> SelectConfigPass::enumerate(ContractionOpInterface op,
                                                    SyncScope scope,
                                                    unsigned stages) {
   const ChipInfo &chip = *target.getChipInfo();
-  unsigned waveSize = target.getEffectiveWaveSize();
   PrecisionAttr precision = op.getPrecision();
   ScalarKind lhs = *getScalarKind(precision.getLhs());
   ScalarKind rhs = *getScalarKind(precision.getRhs());
   ScalarKind acc = *getScalarKind(precision.getAcc());
-  unsigned lhsBits = getScalarKindBits(lhs), rhsBits = getScalarKindBits(rhs);
-  unsigned accBits = getScalarKindBits(acc);
+  unsigned lhsBits = getScalarKindBits(lhs);
   SmallVector<int64_t, 4> shape = op.getGemmShape();
   int64_t batch = shape[0], m = shape[1], n = shape[2], k = shape[3];
   MLIRContext *ctx = op->getContext();

@@ -77,6 +77,54 @@ func.func @reshapes(%x: tensor<4x6xf32>) -> (tensor<2x12xf32>, tensor<6x4xf32>, 
   return %b, %c, %d, %e : tensor<2x12xf32>, tensor<6x4xf32>, tensor<24xf32>, tensor<24xf32>
 }
 
+// Slices that are one contiguous run of their input's elements, starting
+// 16-byte aligned (crest/Semantics/View.h), get no kernel: the planner
+// aliases a window of the input's bytes. Rows 2-4 of a 6x8 f32 start at
+// byte 64, row 1 at byte 32, row 3 of the input at byte 96. Kernels: a run
+// at byte 4, columns 2-5 of every row (not one run), every other row, a
+// constant's rows, a returned window, and a returned reshape of a window.
+// A window of a reshape of a kernel's result needs none either.
+// CHECK-LABEL: func.func @windows
+// CHECK: %[[R:.*]] = crest.relu %arg0 {crest.launch
+// CHECK-NEXT: %[[A:.*]] = crest.slice %[[R]] offsets [2, 0] : tensor<6x8xf32> -> tensor<3x8xf32>
+// CHECK-NEXT: %[[B:.*]] = crest.slice %[[R]] offsets [1, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT: %[[I:.*]] = crest.slice %arg0 offsets [3, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT: crest.slice %[[R]] offsets [0, 1] {crest.launch
+// CHECK-NEXT: crest.slice %[[R]] offsets [0, 2] {crest.launch
+// CHECK-NEXT: crest.slice %[[R]] offsets [1, 0] strides [2, 1] {crest.launch
+// CHECK-NEXT: crest.slice %cst offsets [2, 0] {crest.launch
+// CHECK-NEXT: crest.slice %[[R]] offsets [4, 0] {crest.launch
+// CHECK-NEXT: crest.slice %[[R]] offsets [5, 0] :
+// CHECK-NEXT: crest.reshape {{.*}} {crest.launch
+// CHECK-NEXT: crest.add %[[A]], %[[A]] {crest.launch
+// CHECK-NEXT: crest.add %[[B]], %[[I]] {crest.launch
+// CHECK-NEXT: %[[FR:.*]] = crest.reshape %{{.*}} : tensor<2x8xf32> to tensor<16xf32>
+// CHECK-NEXT: crest.slice %[[FR]] offsets [0] : tensor<16xf32> -> tensor<8xf32>
+func.func @windows(%x: tensor<6x8xf32>)
+    -> (tensor<1x4xf32>, tensor<6x4xf32>, tensor<3x8xf32>, tensor<3x8xf32>,
+        tensor<1x8xf32>, tensor<8xf32>, tensor<1x8xf32>) {
+  %cst = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+                               [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+                               [3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 1.0],
+                               [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 1.0, 2.0]]> : tensor<4x8xf32>
+  %r = crest.relu %x : tensor<6x8xf32>
+  %a = crest.slice %r offsets [2, 0] : tensor<6x8xf32> -> tensor<3x8xf32>
+  %b = crest.slice %r offsets [1, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+  %i = crest.slice %x offsets [3, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+  %c = crest.slice %r offsets [0, 1] : tensor<6x8xf32> -> tensor<1x4xf32>
+  %d = crest.slice %r offsets [0, 2] : tensor<6x8xf32> -> tensor<6x4xf32>
+  %e = crest.slice %r offsets [1, 0] strides [2, 1] : tensor<6x8xf32> -> tensor<3x8xf32>
+  %f = crest.slice %cst offsets [2, 0] : tensor<4x8xf32> -> tensor<2x8xf32>
+  %g = crest.slice %r offsets [4, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+  %h = crest.slice %r offsets [5, 0] : tensor<6x8xf32> -> tensor<1x8xf32>
+  %hr = crest.reshape %h : tensor<1x8xf32> to tensor<8xf32>
+  %s = crest.add %a, %a : tensor<3x8xf32>, tensor<3x8xf32> -> tensor<3x8xf32>
+  %t = crest.add %b, %i : tensor<1x8xf32>, tensor<1x8xf32> -> tensor<1x8xf32>
+  %fr = crest.reshape %f : tensor<2x8xf32> to tensor<16xf32>
+  %fs = crest.slice %fr offsets [0] : tensor<16xf32> -> tensor<8xf32>
+  return %c, %d, %e, %s, %g, %hr, %t : tensor<1x4xf32>, tensor<6x4xf32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<1x8xf32>, tensor<8xf32>, tensor<1x8xf32>
+}
+
 // CHECK-LABEL: gpu.module @crest_kernels
 
 // CHECK-LABEL: gpu.func @heads_transpose_0(

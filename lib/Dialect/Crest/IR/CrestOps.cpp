@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -1314,6 +1315,73 @@ LogicalResult GatherOp::verify() {
   llvm::append_range(expected, indices.getShape());
   llvm::append_range(expected, data.getShape().drop_front(*axis + 1));
   return expectResultShape(*this, result, expected);
+}
+
+namespace {
+/// A gather of constant, evenly spaced, ascending indices (or of one index)
+/// picks a strided window: it becomes a crest.slice (and a crest.reshape to
+/// the gather's shape when the indices are not one-dimensional). A slice
+/// that is one contiguous run of its input needs no kernel
+/// (crest/Semantics/View.h), which a gather always does: the first-token
+/// pick of a classifier head (`Gather(x, 0, axis = 1)`) costs nothing.
+/// Indices outside the axis (which read zeros) are left to the gather.
+struct GatherOfEvenlySpacedIndices : public OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseIntElementsAttr indices;
+    if (!matchPattern(op.getIndices(), m_Constant(&indices)))
+      return rewriter.notifyMatchFailure(op, "indices are not a constant");
+    RankedTensorType data = getTensorType(op.getData());
+    int64_t rank = data.getRank();
+    // (I64Attr's getter returns the bits as uint64_t.)
+    int64_t axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    int64_t extent = data.getDimSize(axis);
+    int64_t count = indices.getNumElements();
+    if (count == 0)
+      return rewriter.notifyMatchFailure(op, "no indices");
+    SmallVector<int64_t> picked;
+    for (const APInt &index : indices.getValues<APInt>()) {
+      int64_t j = index.getSExtValue();
+      if (j < -extent || j >= extent)
+        return rewriter.notifyMatchFailure(op, "an index is out of range");
+      picked.push_back(j < 0 ? j + extent : j);
+    }
+    int64_t step = count > 1 ? picked[1] - picked[0] : 1;
+    if (step <= 0)
+      return rewriter.notifyMatchFailure(op, "indices do not ascend");
+    for (int64_t k = 1; k < count; ++k)
+      if (picked[k] != picked[0] + k * step)
+        return rewriter.notifyMatchFailure(op, "indices are not evenly spaced");
+
+    SmallVector<int64_t> shape(data.getShape()), offsets(rank, 0),
+        strides(rank, 1);
+    shape[axis] = count;
+    offsets[axis] = picked[0];
+    strides[axis] = step;
+    auto sliceType = RankedTensorType::get(shape, data.getElementType());
+    Value window = SliceOp::create(
+        rewriter, op.getLoc(), sliceType, op.getData(),
+        rewriter.getDenseI64ArrayAttr(offsets),
+        step == 1 ? DenseI64ArrayAttr()
+                  : rewriter.getDenseI64ArrayAttr(strides));
+    if (sliceType != op.getType())
+      window = ReshapeOp::create(rewriter, op.getLoc(), op.getType(), window);
+    Operation *constant = op.getIndices().getDefiningOp();
+    rewriter.replaceOp(op, window);
+    if (constant->use_empty())
+      rewriter.eraseOp(constant);
+    return success();
+  }
+};
+} // namespace
+
+void GatherOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                           MLIRContext *context) {
+  patterns.add<GatherOfEvenlySpacedIndices>(context);
 }
 
 

@@ -736,6 +736,10 @@ public:
 
     RewritePatternSet patterns(&getContext());
     patterns.add<SinkUnitReshape>(&getContext());
+    // Gathers of evenly spaced constant indices become slices, which
+    // crest-lower-ops-to-gpu leaves without a kernel when they are
+    // contiguous windows of their input.
+    GatherOp::getCanonicalizationPatterns(patterns, &getContext());
     // One walk in program order: each rewrite hands the reshape on to the
     // next consumer. No folding and no dead-code removal.
     walkAndApplyPatterns(module, std::move(patterns));

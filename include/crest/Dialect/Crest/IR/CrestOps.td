@@ -739,6 +739,10 @@ def Crest_GatherOp : Crest_Op<"gather", [Pure]> {
     axis; an index outside `[-D_axis, D_axis)` yields zeros (it never reads
     outside `data`).
 
+    Canonicalization: constant indices that are one index, or evenly spaced
+    and ascending, make the gather a `crest.slice` (with a `crest.reshape`
+    to the gather's shape when the indices are not one-dimensional).
+
     ```mlir
     %e = crest.gather %table, %tokens axis = 0
            : tensor<1000x256xf32>, tensor<1x128xi64> -> tensor<1x128x256xf32>
@@ -753,6 +757,9 @@ def Crest_GatherOp : Crest_Op<"gather", [Pure]> {
     type($indices) `->` type($result)
   }];
   let hasVerifier = 1;
+  // Constant, evenly spaced ascending indices: a crest.slice (a window of
+  // the data's bytes when contiguous, which needs no kernel).
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

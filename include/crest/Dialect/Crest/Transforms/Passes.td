@@ -86,7 +86,10 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     First, a `crest.reshape` that only prepends unit dimensions (the
     `128x768 -> 1x128x768` an ONNX MatMul leaves between the contraction
     and its bias add) is moved below the elementwise operations that
-    consume it, so that they see the contraction's own shape.
+    consume it, so that they see the contraction's own shape; and a
+    `crest.gather` of constant, evenly spaced ascending indices becomes a
+    `crest.slice` (its canonicalization), which needs no kernel when it is a
+    contiguous window of its input (docs/Package.md, window aliases).
 
     An elementwise op joins a contraction's group (in program order) when
 

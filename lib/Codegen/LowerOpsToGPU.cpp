@@ -1269,13 +1269,13 @@ static bool isAliasableWindow(SliceOp slice) {
   ArrayRef<int64_t> strides;
   if (std::optional<ArrayRef<int64_t>> s = slice.getStrides())
     strides = *s;
-  std::optional<int64_t> offset = getContiguousWindowOffset(
-      in.getShape(), out.getShape(), slice.getOffsets(), strides);
-  if (!offset || !in.getElementType().isIntOrFloat() ||
-      in.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+  Type element = in.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return false;
-  int64_t bytes = *offset * (in.getElementType().getIntOrFloatBitWidth() / 8);
-  return bytes % kWindowAlignment == 0 &&
+  std::optional<int64_t> bytes = getContiguousWindowByteOffset(
+      in.getShape(), out.getShape(), slice.getOffsets(), strides,
+      element.getIntOrFloatBitWidth() / 8);
+  return bytes && isAliasableWindowOffset(*bytes) &&
          !matchPattern(slice.getInput(), m_Constant());
 }
 

@@ -454,13 +454,13 @@ LogicalResult Planner::addWindow(SliceOp op) {
   ArrayRef<int64_t> strides;
   if (std::optional<ArrayRef<int64_t>> s = op.getStrides())
     strides = *s;
-  std::optional<int64_t> offset = getContiguousWindowOffset(
-      in.getShape(), out.getShape(), op.getOffsets(), strides);
   std::optional<pkg::TensorType> type = getTensorType(in);
-  uint64_t bytes =
-      offset && type ? uint64_t(*offset) * pkg::getElementTypeSize(type->element)
-                     : 0;
-  if (!offset || !type || bytes % kWindowAlignment != 0)
+  std::optional<int64_t> bytes;
+  if (type)
+    bytes = getContiguousWindowByteOffset(
+        in.getShape(), out.getShape(), op.getOffsets(), strides,
+        pkg::getElementTypeSize(type->element));
+  if (!bytes || !isAliasableWindowOffset(*bytes))
     return op.emitError()
            << "this slice has no crest.launch and is not a contiguous window "
               "of its input starting "
@@ -477,7 +477,7 @@ LogicalResult Planner::addWindow(SliceOp op) {
   if (failed(id))
     return failure();
   aliasOf[*id] = it->second;
-  windowOffset[*id] = bytes;
+  windowOffset[*id] = uint64_t(*bytes);
   ids[op.getResult()] = *id;
   return addNodes(op);
 }

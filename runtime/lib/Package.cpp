@@ -869,11 +869,12 @@ static Error validateManifest(const Manifest &manifest,
     std::optional<std::vector<int64_t>> strides = ints("strides");
     if (!offsets || !strides || in.type.element != out.type.element)
       return std::nullopt;
-    std::optional<int64_t> first = crest::getContiguousWindowOffset(
-        in.type.shape, out.type.shape, *offsets, *strides);
-    if (!first)
+    std::optional<int64_t> bytes = crest::getContiguousWindowByteOffset(
+        in.type.shape, out.type.shape, *offsets, *strides,
+        getElementTypeSize(in.type.element));
+    if (!bytes)
       return std::nullopt;
-    return uint64_t(*first) * getElementTypeSize(in.type.element);
+    return uint64_t(*bytes);
   };
   for (const Node &node : manifest.graph) {
     if ((node.op != "reshape" && node.op != "slice") ||

@@ -12,7 +12,9 @@
 
 #include <vector>
 
+using crest::getContiguousWindowByteOffset;
 using crest::getContiguousWindowOffset;
+using crest::isAliasableWindowOffset;
 
 namespace {
 
@@ -33,6 +35,30 @@ TEST(ViewTest, Examples) {
   // x[2] of [4, 8, 16]: 2 * 128.
   EXPECT_EQ(getContiguousWindowOffset({4, 8, 16}, {1, 8, 16}, {2, 0, 0}, {}),
             256);
+}
+
+TEST(ViewTest, Bytes) {
+  // Row 3, columns 2-5 of a 6x8 f32: element 26, byte 104 (not a multiple
+  // of 16: a kernel); of f16, byte 52.
+  EXPECT_EQ(getContiguousWindowByteOffset({6, 8}, {1, 4}, {3, 2}, {}, 4), 104);
+  EXPECT_EQ(getContiguousWindowByteOffset({6, 8}, {1, 4}, {3, 2}, {}, 2), 52);
+  EXPECT_FALSE(isAliasableWindowOffset(104));
+  // Token 5 of [1, 128, 256] f16: 1280 elements, 2560 bytes, aligned.
+  EXPECT_EQ(getContiguousWindowByteOffset({1, 128, 256}, {1, 1, 256},
+                                          {0, 5, 0}, {}, 2),
+            2560);
+  EXPECT_TRUE(isAliasableWindowOffset(2560));
+  EXPECT_TRUE(isAliasableWindowOffset(0));
+  EXPECT_FALSE(isAliasableWindowOffset(8));
+  // Not a window, a bad element size, an offset that overflows int64.
+  EXPECT_EQ(getContiguousWindowByteOffset({6, 8}, {6, 4}, {0, 2}, {}, 4),
+            std::nullopt);
+  EXPECT_EQ(getContiguousWindowByteOffset({6, 8}, {1, 8}, {3, 0}, {}, 0),
+            std::nullopt);
+  int64_t big = int64_t(1) << 40;
+  EXPECT_EQ(getContiguousWindowByteOffset({big, big}, {1, big}, {big - 1, 0},
+                                          {}, 4),
+            std::nullopt);
 }
 
 TEST(ViewTest, NotOneRun) {

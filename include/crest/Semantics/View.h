@@ -13,6 +13,7 @@
 #define CREST_SEMANTICS_VIEW_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +33,7 @@ constexpr int64_t kWindowAlignment = 16;
 /// dimension `d` the slice does not take whole, every dimension before `d`
 /// has extent 1 and `d` itself has stride 1 or extent 1. Shapes of
 /// different rank, offsets or strides of the wrong length, windows that do
-/// not fit and empty tensors give std::nullopt.
+/// not fit, empty tensors and offsets past int64_t give std::nullopt.
 inline std::optional<int64_t>
 getContiguousWindowOffset(llvm::ArrayRef<int64_t> input,
                           llvm::ArrayRef<int64_t> result,
@@ -72,12 +73,40 @@ getContiguousWindowOffset(llvm::ArrayRef<int64_t> input,
   }
   if (d == rank)
     return 0;
+  // The input's element count may exceed int64_t (a malformed package):
+  // every step is checked.
   int64_t offset = 0, stride = 1;
   for (size_t i = rank; i-- > 0;) {
-    offset += offsets[i] * stride;
-    stride *= input[i];
+    int64_t term;
+    if (llvm::MulOverflow(offsets[i], stride, term) ||
+        llvm::AddOverflow(offset, term, offset))
+      return std::nullopt;
+    if (i > 0 && llvm::MulOverflow(stride, input[i], stride))
+      return std::nullopt;
   }
   return offset;
+}
+
+/// The same window in bytes: its first byte's offset in the input's, for
+/// elements of `elementBytes` bytes; std::nullopt when the slice is not a
+/// window (above), `elementBytes` is not positive, or the offset overflows.
+inline std::optional<int64_t> getContiguousWindowByteOffset(
+    llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> result,
+    llvm::ArrayRef<int64_t> offsets, llvm::ArrayRef<int64_t> strides,
+    int64_t elementBytes) {
+  std::optional<int64_t> first =
+      getContiguousWindowOffset(input, result, offsets, strides);
+  int64_t bytes;
+  if (!first || elementBytes <= 0 ||
+      llvm::MulOverflow(*first, elementBytes, bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+/// Whether a window starting `byteOffset` bytes into its input's may be an
+/// alias rather than get a kernel (kWindowAlignment).
+inline bool isAliasableWindowOffset(int64_t byteOffset) {
+  return byteOffset >= 0 && byteOffset % kWindowAlignment == 0;
 }
 
 } // namespace crest

@@ -17,6 +17,7 @@
 #include "KernelSkeleton.h"
 
 #include "crest/Codegen/Passes.h"
+#include "crest/Codegen/RowKernels.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Semantics/View.h"
 
@@ -182,6 +183,30 @@ struct StridedMap {
   int64_t base = 0;
 };
 
+class Emitter;
+
+/// How a row kernel (softmax, layer_norm) reads its op's operands and
+/// where it stores: for a standalone op its operands are the kernel's
+/// arguments; in a crest.kernel the op's input is computed per element by
+/// the prologue before it (lowerRowGroup), whose values the kernel may
+/// return too.
+struct RowIO {
+  /// The element at flat offset `o` of the row op's input, in its element
+  /// type; appends to `extras` the prologue values to store at `o` (one
+  /// per entry of `extraResults`).
+  std::function<Value(Emitter &, ArrayRef<Value> flat, Value o,
+                      SmallVectorImpl<Value> &extras)>
+      input;
+  /// The element at flat offset `o` of operand `v` (a layer norm's scale
+  /// and bias) of the row op.
+  std::function<Value(Emitter &, ArrayRef<Value> flat, Value v, Value o)>
+      operand;
+  /// The kernel arguments the row op's result and the extras are stored
+  /// to.
+  unsigned result = 0;
+  SmallVector<unsigned> extraResults;
+};
+
 class LowerOpsToGPUPass
     : public crest::impl::CrestLowerOpsToGPUPassBase<LowerOpsToGPUPass> {
 public:
@@ -209,13 +234,21 @@ private:
                                  ArrayRef<Value> yielded);
   /// One wave per row; `emitRow` emits the work of one row given the wave's
   /// lane, the row's base offset and the flat argument views.
+  /// `element` is the element type of the row op's input.
   LogicalResult
-  lowerRows(Operation *anchor, StringRef kind, RowLayout layout,
+  lowerRows(Operation *anchor, StringRef kind, Type element, RowLayout layout,
             function_ref<void(Emitter &, Value lane, Value row, Value rowBase,
                               ArrayRef<Value> flat)>
                 emitRow);
-  LogicalResult lowerSoftmax(SoftmaxOp op);
-  LogicalResult lowerLayerNorm(LayerNormOp op);
+  /// A standalone op's RowIO: its operands are the kernel's arguments.
+  RowIO getStandaloneRowIO(Operation *op);
+  LogicalResult lowerSoftmax(SoftmaxOp op, Operation *anchor,
+                             const RowIO &io);
+  LogicalResult lowerLayerNorm(LayerNormOp op, Operation *anchor,
+                               const RowIO &io);
+  /// A crest.kernel whose body is a prologue of elementwise ops and
+  /// gathers, then the layer norm or softmax `row` reading it.
+  LogicalResult lowerRowGroup(KernelOp kernel, Operation *row);
   LogicalResult lowerReduction(Operation *op, ArrayRef<int64_t> dims);
   LogicalResult lowerPool(Operation *op);
 
@@ -442,7 +475,7 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
 //===----------------------------------------------------------------------===//
 
 LogicalResult LowerOpsToGPUPass::lowerRows(
-    Operation *anchor, StringRef kind, RowLayout layout,
+    Operation *anchor, StringRef kind, Type element, RowLayout layout,
     function_ref<void(Emitter &, Value, Value, Value, ArrayRef<Value>)>
         emitRow) {
   SmallVector<Type> inputs(anchor->getOperandTypes());
@@ -456,7 +489,7 @@ LogicalResult LowerOpsToGPUPass::lowerRows(
 
   Location loc = anchor->getLoc();
   OpBuilder b(func.getBody().front().getTerminator());
-  Emitter e(b, loc, getElementTypeOrSelf(inputs.front()));
+  Emitter e(b, loc, element);
   SmallVector<Value> flat;
   for (BlockArgument arg : func.getArguments())
     flat.push_back(e.flatten(arg));
@@ -500,12 +533,7 @@ rowLoop(Emitter &e, Value lane, int64_t len, unsigned waveSize,
   return SmallVector<Value>(loop.getResults());
 }
 
-/// Rows of at most this many elements per lane are read into registers
-/// once (softmax and layer norm then read their row once instead of three
-/// times).
-constexpr int64_t kMaxCachedRowPerLane = 16;
-
-/// A row of `len` elements (at most kMaxCachedRowPerLane per lane) held by
+/// A row of `len` elements (isCachedRow) held by
 /// the wave: this lane's element i is at r[i] = lane + i * waveSize, its
 /// value x[i] (of the accumulation type); valid[i] is null where every lane's element is inside
 /// the row, else whether this lane's is (past the row, x[i] repeats the
@@ -556,7 +584,59 @@ CachedRow cacheRow(Emitter &e, Value lane, int64_t len, unsigned waveSize,
 }
 } // namespace
 
-LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
+RowIO LowerOpsToGPUPass::getStandaloneRowIO(Operation *op) {
+  RowIO io;
+  io.input = [](Emitter &e, ArrayRef<Value> flat, Value o,
+                SmallVectorImpl<Value> &) { return e.load(flat[0], o); };
+  io.operand = [op](Emitter &e, ArrayRef<Value> flat, Value v, Value o) {
+    unsigned index = llvm::find(op->getOperands(), v) - op->operand_begin();
+    return e.load(flat[index], o);
+  };
+  io.result = op->getNumOperands();
+  return io;
+}
+
+namespace {
+/// Stores the prologue values `extras` of one element at `o`.
+void storeExtras(Emitter &e, ArrayRef<Value> flat, const RowIO &io,
+                 ArrayRef<Value> extras, Value o) {
+  for (auto [v, arg] : llvm::zip_equal(extras, io.extraResults))
+    e.store(v, flat[arg], o);
+}
+
+/// A row read into registers through `io`: x[i] of the accumulation type;
+/// the prologue's values are stored once, for the lane's elements inside
+/// the row.
+CachedRow cacheRowThrough(Emitter &e, const RowIO &io, ArrayRef<Value> flat,
+                          Value lane, int64_t len, unsigned waveSize,
+                          function_ref<Value(Value r)> at) {
+  SmallVector<SmallVector<Value>> extras;
+  CachedRow row = cacheRow(e, lane, len, waveSize, [&](Value r) {
+    Value x = io.input(e, flat, at(r), extras.emplace_back());
+    return convertElements(e.b, e.loc, x, e.accType);
+  });
+  if (!io.extraResults.empty())
+    row.forEach(e, [&](unsigned i) {
+      storeExtras(e, flat, io, extras[i], at(row.r[i]));
+    });
+  return row;
+}
+
+/// The element at `o` through `io` in the accumulation type; with `store`
+/// (the first of the reads of a long row), the prologue's values are
+/// stored there too.
+Value loadThrough(Emitter &e, const RowIO &io, ArrayRef<Value> flat, Value o,
+                  bool store) {
+  SmallVector<Value> extras;
+  Value x = io.input(e, flat, o, extras);
+  if (store)
+    storeExtras(e, flat, io, extras, o);
+  return convertElements(e.b, e.loc, x, e.accType);
+}
+} // namespace
+
+LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op, Operation *anchor,
+                                              const RowIO &io) {
   ArrayRef<int64_t> shape = tensorType(op.getInput()).getShape();
   int64_t rank = shape.size();
   int64_t axis = int64_t(op.getAxis());
@@ -567,11 +647,13 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
                    shape[axis], product(shape.drop_front(axis + 1))};
   Type outElt = tensorType(op.getResult()).getElementType();
   unsigned w = waveSize;
-  return lowerRows(op, "softmax", layout,
+  return lowerRows(anchor, "softmax",
+                   tensorType(op.getInput()).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value, Value rowBase,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
     Location loc = e.loc;
+    Value out = flat[io.result];
     auto at = [&](Value r) { return e.add(rowBase, e.mul(r, layout.inner)); };
     auto maxF = [&](Value x, Value y) -> Value {
       return arith::MaximumFOp::create(b, loc, x, y);
@@ -580,11 +662,9 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
       return arith::AddFOp::create(b, loc, x, y);
     };
     Value negInf = e.acc(-std::numeric_limits<double>::infinity());
-    if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
+    if (isCachedRow(layout.r, w)) {
       // The row once into registers; each exp once.
-      CachedRow row = cacheRow(e, lane, layout.r, w, [&](Value r) {
-        return e.loadAcc(flat[0], at(r));
-      });
+      CachedRow row = cacheRowThrough(e, io, flat, lane, layout.r, w, at);
       Value m = e.waveAllReduce(
           row.reduce(e, negInf, maxF, [&](unsigned i) { return row.x[i]; }),
           w, maxF);
@@ -598,18 +678,21 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
       Value inv = arith::DivFOp::create(b, loc, e.acc(1), s);
       row.forEach(e, [&](unsigned i) {
         Value y = arith::MulFOp::create(b, loc, p[i], inv);
-        e.store(convertElements(b, loc, y, outElt), flat[1], at(row.r[i]));
+        e.store(convertElements(b, loc, y, outElt), out, at(row.r[i]));
       });
       return;
     }
     Value m = rowLoop(e, lane, layout.r, w, {negInf},
                       [&](Value r, ValueRange acc) -> SmallVector<Value> {
-                        return {maxF(acc[0], e.loadAcc(flat[0], at(r)))};
+                        return {maxF(acc[0],
+                                     loadThrough(e, io, flat, at(r), true))};
                       })[0];
     m = e.waveAllReduce(m, w, maxF);
     auto expAt = [&](Value r) -> Value {
       return math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, e.loadAcc(flat[0], at(r)), m));
+          b, loc,
+          arith::SubFOp::create(b, loc, loadThrough(e, io, flat, at(r), false),
+                                m));
     };
     Value s = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                       [&](Value r, ValueRange acc) -> SmallVector<Value> {
@@ -620,13 +703,15 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op) {
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
               Value p = arith::MulFOp::create(b, loc, expAt(r), inv);
-              e.store(convertElements(b, loc, p, outElt), flat[1], at(r));
+              e.store(convertElements(b, loc, p, outElt), out, at(r));
               return {};
             });
   });
 }
 
-LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
+LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op,
+                                                Operation *anchor,
+                                                const RowIO &io) {
   ArrayRef<int64_t> shape = tensorType(op.getInput()).getShape();
   int64_t rank = shape.size();
   int64_t axis = int64_t(op.getAxis());
@@ -635,10 +720,10 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
   RowLayout layout{product(shape.take_front(axis)),
                    product(shape.drop_front(axis)), 1};
   Type outElt = tensorType(op.getResult()).getElementType();
-  bool hasBias = bool(op.getBias());
   double eps = op.getEpsilon().convertToDouble();
   unsigned w = waveSize;
-  return lowerRows(op, "layer_norm", layout,
+  return lowerRows(anchor, "layer_norm",
+                   tensorType(op.getInput()).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value, Value rowBase,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
@@ -646,21 +731,27 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     auto addF = [&](Value x, Value y) -> Value {
       return arith::AddFOp::create(b, loc, x, y);
     };
-    auto x = [&](Value r) { return e.loadAcc(flat[0], e.add(rowBase, r)); };
+    auto at = [&](Value r) { return e.add(rowBase, r); };
+    auto x = [&](Value r, bool first) {
+      return loadThrough(e, io, flat, at(r), first);
+    };
+    auto operandAt = [&](Value v, Value r) {
+      return convertElements(b, loc, io.operand(e, flat, v, r), e.accType);
+    };
     Value invLen = e.acc(1.0 / double(layout.r));
-    Value out = flat[hasBias ? 3 : 2];
+    Value out = flat[io.result];
     auto normalize = [&](Value xr, Value r, Value mean, Value rstd) {
       Value d = arith::SubFOp::create(b, loc, xr, mean);
       Value y = arith::MulFOp::create(
           b, loc, arith::MulFOp::create(b, loc, d, rstd),
-          e.loadAcc(flat[1], r));
-      if (hasBias)
-        y = addF(y, e.loadAcc(flat[2], r));
-      e.store(convertElements(b, loc, y, outElt), out, e.add(rowBase, r));
+          operandAt(op.getScale(), r));
+      if (Value bias = op.getBias())
+        y = addF(y, operandAt(bias, r));
+      e.store(convertElements(b, loc, y, outElt), out, at(r));
     };
-    if (layout.r <= kMaxCachedRowPerLane * int64_t(w)) {
+    if (isCachedRow(layout.r, w)) {
       // The row once into registers, summed in rowLoop's order.
-      CachedRow row = cacheRow(e, lane, layout.r, w, x);
+      CachedRow row = cacheRowThrough(e, io, flat, lane, layout.r, w, at);
       Value mean = arith::MulFOp::create(
           b, loc,
           e.waveAllReduce(row.reduce(e, e.acc(0), addF,
@@ -683,13 +774,14 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
     }
     Value sum = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                         [&](Value r, ValueRange acc) -> SmallVector<Value> {
-                          return {addF(acc[0], x(r))};
+                          return {addF(acc[0], x(r, true))};
                         })[0];
     Value mean =
         arith::MulFOp::create(b, loc, e.waveAllReduce(sum, w, addF), invLen);
     Value sq = rowLoop(e, lane, layout.r, w, {e.acc(0)},
                        [&](Value r, ValueRange acc) -> SmallVector<Value> {
-                         Value d = arith::SubFOp::create(b, loc, x(r), mean);
+                         Value d =
+                             arith::SubFOp::create(b, loc, x(r, false), mean);
                          return {arith::AddFOp::create(
                              b, loc, acc[0],
                              arith::MulFOp::create(b, loc, d, d))};
@@ -701,7 +793,7 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op) {
         math::SqrtOp::create(b, loc, addF(var, e.acc(eps))));
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
-              normalize(x(r), r, mean, rstd);
+              normalize(x(r, false), r, mean, rstd);
               return {};
             });
   });
@@ -752,7 +844,8 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
   StringRef name = isa<GlobalAvgPool2DOp>(op)
                        ? StringRef("global_avg_pool2d")
                        : op->getName().stripDialect();
-  return lowerRows(op, name, layout,
+  return lowerRows(op, name, tensorType(op->getOperand(0)).getElementType(),
+                   layout,
                    [&](Emitter &e, Value lane, Value row, Value rowBase,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
@@ -1115,55 +1208,68 @@ LogicalResult LowerOpsToGPUPass::lowerConcat(ConcatOp op) {
       });
 }
 
+namespace {
+/// The `vec` elements of gather `op`'s result from flat offset `o` (a
+/// scalar for 1), read from the flat views `data` and `indices`: a
+/// negative index counts from the end of the axis, and any index still
+/// outside it reads zeros.
+Value emitGatherAt(Emitter &e, GatherOp op, Value data, Value indices,
+                   Value o, int64_t vec) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  ArrayRef<int64_t> shape = tensorType(op.getData()).getShape();
+  int64_t axis = int64_t(op.getAxis()); // I64Attr reads as uint64_t
+  if (axis < 0)
+    axis += int64_t(shape.size());
+  int64_t inner = product(shape.drop_front(axis + 1));
+  int64_t extent = shape[axis];
+  int64_t count = tensorType(op.getIndices()).getNumElements();
+  // Output element o = [outer, j, r]: data[outer, indices[j], r].
+  Value r = e.rem(o, inner);
+  Value j = e.rem(e.div(o, inner), count);
+  Value outer = e.div(o, inner * count);
+  Value index = e.load(indices, j);
+  Type i64 = b.getI64Type();
+  if (index.getType() != i64)
+    index = arith::ExtSIOp::create(b, loc, i64, index);
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  using P = arith::CmpIPredicate;
+  Value negative = arith::CmpIOp::create(b, loc, P::slt, index, c64(0));
+  index = arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, index, c64(extent)),
+      index);
+  // After wrapping, [0, extent) is valid; anything else (including a
+  // still negative index) reads nothing.
+  Value valid = arith::CmpIOp::create(b, loc, P::ult, index, c64(extent));
+  Type outElt = signless(tensorType(op.getResult()).getElementType());
+  Type type = vec > 1 ? Type(VectorType::get({vec}, outElt)) : outElt;
+  return emitSelect(
+      e, valid, type,
+      [&]() {
+        Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+        Value offset =
+            e.add(e.mul(e.add(e.mul(outer, extent), i), inner), r);
+        return loadRun(e, data, offset, vec, 1, /*aligned=*/true);
+      },
+      [&]() { return constant(b, loc, type, 0.0); });
+}
+} // namespace
+
 LogicalResult LowerOpsToGPUPass::lowerGather(GatherOp op) {
   ArrayRef<int64_t> data = tensorType(op.getData()).getShape();
-  RankedTensorType outType = tensorType(op.getResult());
   int64_t axis = int64_t(op.getAxis()); // I64Attr reads as uint64_t
   if (axis < 0)
     axis += int64_t(data.size());
   int64_t inner = product(data.drop_front(axis + 1));
-  int64_t extent = data[axis];
-  int64_t count = tensorType(op.getIndices()).getNumElements();
-  int64_t vec = moveWidth(outType.getElementType());
+  int64_t vec = moveWidth(tensorType(op.getResult()).getElementType());
   if (inner % vec != 0)
     vec = 1;
   return lowerPerOutput(
       op, "gather", vec,
       [&](Emitter &e, ArrayRef<Value> flat, Value o) -> FailureOr<Value> {
-        OpBuilder &b = e.b;
-        Location loc = e.loc;
-        // Output element o = [outer, j, r]: data[outer, indices[j], r].
-        Value r = e.rem(o, inner);
-        Value j = e.rem(e.div(o, inner), count);
-        Value outer = e.div(o, inner * count);
-        Value index = e.load(flat[1], j);
-        Type i64 = b.getI64Type();
-        if (index.getType() != i64)
-          index = arith::ExtSIOp::create(b, loc, i64, index);
-        auto c64 = [&](int64_t v) -> Value {
-          return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-        };
-        using P = arith::CmpIPredicate;
-        Value negative = arith::CmpIOp::create(b, loc, P::slt, index, c64(0));
-        index = arith::SelectOp::create(
-            b, loc, negative, arith::AddIOp::create(b, loc, index, c64(extent)),
-            index);
-        // After wrapping, [0, extent) is valid; anything else (including a
-        // still negative index) reads nothing.
-        Value valid = arith::CmpIOp::create(b, loc, P::ult, index,
-                                            c64(extent));
-        Type outElt = signless(outType.getElementType());
-        Type type = vec > 1 ? Type(VectorType::get({vec}, outElt)) : outElt;
-        return emitSelect(
-            e, valid, type,
-            [&]() {
-              Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                   index);
-              Value offset = e.add(
-                  e.mul(e.add(e.mul(outer, extent), i), inner), r);
-              return loadRun(e, flat[0], offset, vec, 1, /*aligned=*/true);
-            },
-            [&]() { return constant(b, loc, type, 0.0); });
+        return emitGatherAt(e, op, flat[0], flat[1], o, vec);
       });
 }
 
@@ -1347,8 +1453,161 @@ LogicalResult LowerOpsToGPUPass::lowerGroup(KernelOp kernel) {
   SmallVector<Value> yielded(cast<YieldOp>(body.getTerminator()).getValues());
   if (yielded.empty())
     return kernel->emitOpError() << "yields nothing";
+  if (Operation *const *row = llvm::find_if(
+          ops, [](Operation *op) { return isa<LayerNormOp, SoftmaxOp>(op); });
+      row != ops.end())
+    return lowerRowGroup(kernel, *row);
   return lowerElementwise(kernel, inputs, ops, yielded);
 }
+
+LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
+                                               Operation *row) {
+  Block &body = kernel.getBody().front();
+  Value input = row->getOperand(0);
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  // The prologue: every op before the row op; nothing after it.
+  SmallVector<Operation *> prologue;
+  for (Operation &op : body.without_terminator()) {
+    if (matchPattern(&op, m_Constant()))
+      continue;
+    if (&op == row)
+      continue;
+    if (!row->isBeforeInBlock(&op) &&
+        (isa<GatherOp>(op) || op.hasTrait<crest::OpTrait::Elementwise>()) &&
+        tensorType(op.getResult(0)).getShape() == shape) {
+      prologue.push_back(&op);
+      continue;
+    }
+    return op.emitOpError()
+           << "cannot join the kernel of " << row->getName()
+           << ": only elementwise ops and gathers of its input's shape may "
+              "come before it, and nothing after it";
+  }
+  auto isOperand = [&](Value v) {
+    DenseElementsAttr dense;
+    return isa<BlockArgument>(v) ||
+           (matchPattern(v, m_Constant(&dense)) && dense.isSplat());
+  };
+  for (Operation *op : prologue)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      bool computed = def && llvm::is_contained(prologue, def);
+      if (isa<GatherOp>(op) ? !isa<BlockArgument>(v)
+                            : !(computed || isOperand(v)))
+        return op->emitOpError()
+               << "in a row kernel reads operand #"
+               << (llvm::find(op->getOperands(), v) - op->operand_begin())
+               << ", which is neither a kernel input"
+               << (isa<GatherOp>(op) ? "" : ", a splat constant nor computed "
+                                            "before it");
+    }
+  for (Value v : llvm::drop_begin(row->getOperands()))
+    if (!isOperand(v))
+      return row->emitOpError()
+             << "in a row kernel reads its scale and bias from kernel inputs "
+                "or splat constants only";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  unsigned numInputs = body.getNumArguments();
+  RowIO io;
+  bool hasRow = false;
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    if (v == row->getResult(0)) {
+      io.result = numInputs + i;
+      hasRow = true;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !llvm::is_contained(prologue, def))
+      return yield.emitOpError()
+             << "of a row kernel yields value #" << i
+             << ", which is neither the row op's result nor computed by "
+                "the ops before it";
+    io.extraResults.push_back(numInputs + i);
+  }
+  if (!hasRow)
+    return yield.emitOpError() << "of a row kernel must yield the result of "
+                               << row->getName();
+
+  // A kernel input or a splat constant at flat offset `o` of the row
+  // input's shape (broadcast from a smaller shape).
+  auto operandAt = [&](Emitter &e, ArrayRef<Value> flat, Value v,
+                       Value o) -> Value {
+    Type elt = signless(tensorType(v).getElementType());
+    DenseElementsAttr dense;
+    if (matchPattern(v, m_Constant(&dense))) {
+      auto scalar = dense.getSplatValue<TypedAttr>();
+      if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
+        scalar = IntegerAttr::get(elt, i.getValue());
+      return arith::ConstantOp::create(e.b, e.loc, scalar);
+    }
+    Value mem = flat[cast<BlockArgument>(v).getArgNumber()];
+    ArrayRef<int64_t> in = tensorType(v).getShape();
+    if (in == shape)
+      return e.load(mem, o);
+    SmallVector<int64_t> inStrides = rowMajorStrides(in);
+    int64_t lead = shape.size() - in.size();
+    Value offset = e.idx(0);
+    for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+      if (in[d] == 1)
+        continue;
+      Value coord = e.rem(e.div(o, strides[d + lead]), shape[d + lead]);
+      offset = e.add(offset, e.mul(coord, inStrides[d]));
+    }
+    return e.load(mem, offset);
+  };
+  LogicalResult status = success();
+  io.input = [&](Emitter &e, ArrayRef<Value> flat, Value o,
+                 SmallVectorImpl<Value> &extras) -> Value {
+    IRMapping values;
+    auto valueOf = [&](Value v) {
+      if (Value computed = values.lookupOrNull(v))
+        return computed;
+      return operandAt(e, flat, v, o);
+    };
+    for (Operation *op : prologue) {
+      Value result;
+      if (auto gather = dyn_cast<GatherOp>(op)) {
+        auto arg = [&](Value v) {
+          return flat[cast<BlockArgument>(v).getArgNumber()];
+        };
+        result = emitGatherAt(e, gather, arg(gather.getData()),
+                              arg(gather.getIndices()), o, 1);
+      } else {
+        SmallVector<Value> operands;
+        for (Value v : op->getOperands())
+          operands.push_back(valueOf(v));
+        FailureOr<Value> r = emitElementwise(
+            e.b, op, operands, tensorType(op->getResult(0)).getElementType());
+        if (failed(r)) {
+          status = failure();
+          result = constant(e.b, e.loc,
+                            signless(tensorType(op->getResult(0))
+                                         .getElementType()),
+                            0.0);
+        } else {
+          result = *r;
+        }
+      }
+      values.map(op->getResult(0), result);
+    }
+    for (Value v : yield.getValues())
+      if (v != row->getResult(0))
+        extras.push_back(values.lookup(v));
+    return valueOf(input);
+  };
+  io.operand = operandAt;
+  LogicalResult lowered =
+      llvm::TypeSwitch<Operation *, LogicalResult>(row)
+          .Case([&](LayerNormOp norm) {
+            return lowerLayerNorm(norm, kernel, io);
+          })
+          .Case([&](SoftmaxOp softmax) {
+            return lowerSoftmax(softmax, kernel, io);
+          });
+  return success(succeeded(lowered) && succeeded(status));
+}
+
 
 void LowerOpsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -1385,8 +1644,13 @@ void LowerOpsToGPUPass::runOnOperation() {
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](KernelOp kernel) { return lowerGroup(kernel); })
-            .Case([&](SoftmaxOp softmax) { return lowerSoftmax(softmax); })
-            .Case([&](LayerNormOp norm) { return lowerLayerNorm(norm); })
+            .Case([&](SoftmaxOp softmax) {
+              return lowerSoftmax(softmax, softmax,
+                                  getStandaloneRowIO(softmax));
+            })
+            .Case([&](LayerNormOp norm) {
+              return lowerLayerNorm(norm, norm, getStandaloneRowIO(norm));
+            })
             .Case<ReduceMeanOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
                   ReduceMinOp>([&](auto reduce) {
               return lowerReduction(reduce, reduce.getDims());

@@ -35,15 +35,22 @@ static StringRef kindName(pkg::ValueKind kind) {
 }
 
 /// "42 launches: 30 contractions (+ 51 fused elementwise ops), 8
-/// reductions, 4 elementwise (+ 2 fused), 0 data movement, 0 attention",
-/// from the op
-/// names of each launched kernel ("conv2d+add+hardswish"; the ops fused
-/// into a contraction include those of its operand prologues; an
-/// attention kernel may start with the views it reads through).
+/// reductions (+ 2 fused), 4 elementwise (+ 2 fused), 0 data movement, 0
+/// attention", from the op names of each launched kernel
+/// ("conv2d+add+hardswish"; the ops fused into a contraction include those
+/// of its operand prologues, a layer norm or softmax kernel may start with
+/// the ops of its row prologue, "gather+add+layer_norm", and an attention
+/// kernel with the views it reads through).
 static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
   unsigned contractions = 0, fusedIntoContractions = 0, reductions = 0,
-           elementwise = 0, fusedIntoElementwise = 0, movement = 0,
-           attention = 0;
+           fusedIntoReductions = 0, elementwise = 0, fusedIntoElementwise = 0,
+           movement = 0, attention = 0;
+  auto isReduction = [](StringRef op) {
+    return op.starts_with("reduce_") ||
+           is_contained({"softmax", "layer_norm", "global_avg_pool2d",
+                         "max_pool2d", "avg_pool2d"},
+                        op);
+  };
   for (const pkg::Launch &l : m.launches) {
     SmallVector<StringRef> ops;
     StringRef(m.kernels[l.kernel].op).split(ops, '+');
@@ -56,11 +63,9 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
         })) {
       ++contractions;
       fusedIntoContractions += fused;
-    } else if (head.starts_with("reduce_") ||
-               is_contained({"softmax", "layer_norm", "global_avg_pool2d",
-                             "max_pool2d", "avg_pool2d"},
-                            head)) {
+    } else if (any_of(ops, isReduction)) {
       ++reductions;
+      fusedIntoReductions += fused;
     } else if (is_contained(ops, "attention")) {
       // Possibly after the views it reads its operands through
       // ("slice+reshape+transpose+attention").
@@ -75,11 +80,12 @@ static void printFusionSummary(raw_ostream &os, const pkg::Manifest &m) {
     }
   }
   os << formatv("fusion: {0} launches: {1} contractions (+ {2} fused "
-                "elementwise ops), {3} reductions, {4} elementwise (+ {5} "
-                "fused), {6} data movement, {7} attention\n",
+                "elementwise ops), {3} reductions (+ {4} fused), {5} "
+                "elementwise (+ {6} fused), {7} data movement, {8} "
+                "attention\n",
                 m.launches.size(), contractions, fusedIntoContractions,
-                reductions, elementwise, fusedIntoElementwise, movement,
-                attention);
+                reductions, fusedIntoReductions, elementwise,
+                fusedIntoElementwise, movement, attention);
 }
 
 void printManifestSummary(raw_ostream &os, const pkg::Manifest &m) {

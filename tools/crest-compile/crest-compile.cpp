@@ -164,9 +164,10 @@ static cl::opt<bool> fuseAttention(
 static cl::opt<bool> fusePrologues(
     "fuse-prologues", cl::init(true),
     cl::desc("Fuse casts and per-channel scales computing a contraction's "
-             "operands into its operand loads, and the slices, reshapes "
-             "and transposes around an attention into its kernel (default "
-             "true)"),
+             "operands into its operand loads, the slices, reshapes and "
+             "transposes around an attention into its kernel, and the ops "
+             "computing a layer norm's or softmax's input into its row "
+             "loads (default true)"),
     cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).

@@ -77,7 +77,8 @@ struct CompileOptions {
   /// Fuse attention written as separate ops into crest.attention.
   bool fuseAttention = true;
   /// Fuse casts and per-channel scales into contractions' operand loads,
-  /// and the data movement around attention into its kernel.
+  /// the data movement around attention into its kernel, and the ops
+  /// computing a layer norm's or softmax's input into its row loads.
   bool fusePrologues = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;

@@ -92,14 +92,16 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
                      "epilogue refuses, saying why"),
       llvm::cl::init(false)};
   /// crest-fuse-epilogues' `prologues`: casts and cheap arithmetic on a
-  /// contraction's operands fuse into its operand loads, and attention
-  /// kernels read and store through the data movement around them.
+  /// contraction's operands fuse into its operand loads, attention
+  /// kernels read and store through the data movement around them, and
+  /// layer norms and softmaxes compute their input as they read it.
   PassOptions::Option<bool> fusePrologues{
       *this, "fuse-prologues",
       llvm::cl::desc("Fuse casts and per-channel scales computing a "
-                     "contraction's operands into its operand loads, and "
-                     "the slices, reshapes and transposes around an "
-                     "attention into its kernel"),
+                     "contraction's operands into its operand loads, the "
+                     "slices, reshapes and transposes around an attention "
+                     "into its kernel, and the ops computing a layer norm's "
+                     "or softmax's input into its row loads"),
       llvm::cl::init(true)};
   /// Run crest-fuse-attention (attention written as separate ops becomes
   /// one crest.attention kernel).

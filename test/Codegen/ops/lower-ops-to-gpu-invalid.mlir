@@ -33,14 +33,15 @@ func.func @matmul_kernel(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8
 
 // -----
 
-func.func @softmax_in_kernel(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %0 = crest.kernel ins(%a : tensor<8x8xf32>) -> tensor<8x8xf32> {
+// (A softmax or layer norm may end a kernel: row-prologue.test.)
+func.func @reduction_in_kernel(%a: tensor<8x8xf32>) -> tensor<8x1xf32> {
+  %0 = crest.kernel ins(%a : tensor<8x8xf32>) -> tensor<8x1xf32> {
   ^bb0(%x: tensor<8x8xf32>):
     // expected-error @below {{is not elementwise; kernels without a contraction may only hold elementwise operations yet}}
-    %s = crest.softmax %x : tensor<8x8xf32>
-    crest.yield %s : tensor<8x8xf32>
+    %s = crest.reduce_mean %x dims [1] keep_dims : tensor<8x8xf32> -> tensor<8x1xf32>
+    crest.yield %s : tensor<8x1xf32>
   }
-  return %0 : tensor<8x8xf32>
+  return %0 : tensor<8x1xf32>
 }
 
 // -----
@@ -107,4 +108,73 @@ func.func @attention(%q: tensor<1x4x64x32xf16>, %k: tensor<1x4x64x32xf16>, %v: t
   // expected-error @below {{'crest.attention' op has no crest.launch; run crest-lower-attention first}}
   %o = crest.attention %q, %k, %v qk <lhs = f16, rhs = f16, acc = f32, out = f32> pv <lhs = f16, rhs = f16, acc = f32, out = f16> : tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16> -> tensor<1x4x64x32xf16>
   return %o : tensor<1x4x64x32xf16>
+}
+
+// -----
+
+// Row kernels (a layer norm or softmax with a prologue): nothing may follow
+// the row op.
+func.func @row_op_after(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %k = crest.kernel ins(%x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+  ^bb0(%a: tensor<8x64xf32>):
+    %n = crest.neg %a : tensor<8x64xf32>
+    %y = crest.softmax %n : tensor<8x64xf32>
+    // expected-error @below {{cannot join the kernel of crest.softmax: only elementwise ops and gathers of its input's shape may come before it, and nothing after it}}
+    %z = crest.neg %y : tensor<8x64xf32>
+    crest.yield %z : tensor<8x64xf32>
+  }
+  return %k : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @row_gather_of_computed(%t: tensor<4x8xf32>, %i: tensor<4xi64>) -> tensor<4x8xf32> {
+  %k = crest.kernel ins(%t, %i : tensor<4x8xf32>, tensor<4xi64>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<4xi64>):
+    %n = crest.neg %a : tensor<4x8xf32>
+    // expected-error @below {{in a row kernel reads operand #0, which is neither a kernel input}}
+    %g = crest.gather %n, %b : tensor<4x8xf32>, tensor<4xi64> -> tensor<4x8xf32>
+    %y = crest.softmax %g : tensor<4x8xf32>
+    crest.yield %y : tensor<4x8xf32>
+  }
+  return %k : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_computed_scale(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %k = crest.kernel ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %n = crest.neg %a : tensor<4x8xf32>
+    // expected-error @below {{in a row kernel reads its scale and bias from kernel inputs or splat constants only}}
+    %y = crest.layer_norm %a, %n {axis = 0 : i64} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    crest.yield %y : tensor<4x8xf32>
+  }
+  return %k : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_yields_input(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %k:2 = crest.kernel ins(%x : tensor<8x64xf32>) -> tensor<8x64xf32>, tensor<8x64xf32> {
+  ^bb0(%a: tensor<8x64xf32>):
+    %n = crest.neg %a : tensor<8x64xf32>
+    %y = crest.softmax %n : tensor<8x64xf32>
+    // expected-error @below {{of a row kernel yields value #1, which is neither the row op's result nor computed by the ops before it}}
+    crest.yield %y, %a : tensor<8x64xf32>, tensor<8x64xf32>
+  }
+  return %k#0, %k#1 : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+func.func @row_result_not_yielded(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %k = crest.kernel ins(%x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+  ^bb0(%a: tensor<8x64xf32>):
+    %n = crest.neg %a : tensor<8x64xf32>
+    %y = crest.softmax %n : tensor<8x64xf32>
+    // expected-error @below {{of a row kernel must yield the result of crest.softmax}}
+    crest.yield %n : tensor<8x64xf32>
+  }
+  return %k : tensor<8x64xf32>
 }

@@ -9,6 +9,8 @@
 
 #include "crest/Dialect/Crest/Transforms/Passes.h"
 
+#include "crest/Codegen/RowKernels.h"
+
 #include "crest/Dialect/Crest/IR/CrestDialect.h"
 #include "crest/Dialect/Crest/IR/CrestOps.h"
 #include "crest/Target/ChipTable.h"
@@ -723,6 +725,141 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
   return buildKernel(all, results);
 }
 
+//===----------------------------------------------------------------------===//
+// Row prologues
+//===----------------------------------------------------------------------===//
+
+/// Most ops a layer norm's or softmax's prologue holds.
+constexpr unsigned kMaxRowPrologue = 8;
+
+/// Whether some operand of a member of `ops` (program order, then `row`)
+/// that is not computed by a member depends on a member through ops
+/// outside them: the kernel would then depend on its own result.
+bool dependsOnItself(ArrayRef<Operation *> ops, Operation *row) {
+  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
+  members.insert(row);
+  DenseSet<Value> tainted; // outside values that depend on a member
+  for (Operation &op :
+       llvm::make_range(ops.front()->getIterator(), row->getIterator())) {
+    bool fromMembers = false, fromTainted = false;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        fromMembers |= def && members.contains(def);
+        fromTainted |= tainted.contains(v);
+      }
+    });
+    if (members.contains(&op)) {
+      if (fromTainted)
+        return true;
+      continue;
+    }
+    if (fromMembers || fromTainted)
+      for (Value v : op.getResults())
+        tainted.insert(v);
+  }
+  return llvm::any_of(row->getOperands(),
+                      [&](Value v) { return tainted.contains(v); });
+}
+
+/// The ops computing `row`'s (a layer norm's or softmax's) input that join
+/// its kernel, in program order: elementwise ops and gathers outside
+/// kernels, in its block, each with a result of the input's shape, found
+/// upwards from the input through the operands of that shape. The kernel
+/// evaluates them once per element as it reads its row, so the row must be
+/// one it holds in registers (isCachedRow); with `waveSize` 0 nothing
+/// joins.
+SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
+                                            int64_t rowLength,
+                                            unsigned waveSize,
+                                            const FusionLimits &limits) {
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  llvm::SetVector<Operation *> found;
+  SmallVector<Value> worklist = {input};
+  while (!worklist.empty() && found.size() < kMaxRowPrologue) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || found.contains(def) || def->getBlock() != row->getBlock() ||
+        !(isElementwise(def) || isa<GatherOp>(def)) ||
+        tensorType(v).getShape() != shape)
+      continue;
+    found.insert(def);
+    if (isa<GatherOp>(def))
+      continue; // its table and indices are read as they are
+    for (Value operand : def->getOperands())
+      if (!isSplatConstant(operand) && tensorType(operand).getShape() == shape)
+        worklist.push_back(operand);
+  }
+  SmallVector<Operation *> ops(found.begin(), found.end());
+  if (ops.empty())
+    return ops;
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  auto refuse = [&](const Twine &why) {
+    if (limits.remarks)
+      row->emitRemark() << "computes its input in its own kernel: " << why;
+    return SmallVector<Operation *>();
+  };
+  if (waveSize == 0)
+    return refuse("the module has no #crest.target to size its rows by");
+  if (!isCachedRow(rowLength, waveSize))
+    return refuse("its rows of " + Twine(rowLength) +
+                  " elements are read three times, which would compute "
+                  "the " +
+                  Twine(ops.size()) + " op(s) before it three times");
+  if (dependsOnItself(ops, row))
+    return refuse("an operand of the ops before it depends on their own "
+                  "values through an op outside them");
+  unsigned results = 1;
+  for (Operation *op : ops)
+    results += llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return user != row && !found.contains(user);
+    });
+  if (results > limits.maxResults)
+    return refuse("the kernel would need " + Twine(results) +
+                  " results (max-results = " + Twine(limits.maxResults) +
+                  ")");
+  return ops;
+}
+
+/// Wraps the layer norm or softmax `row` with the ops computing its input
+/// (collectRowPrologue) into one crest.kernel, which also returns their
+/// values used elsewhere. Returns whether the block must be re-sorted;
+/// `fused` tells whether a kernel was built.
+bool fuseRowPrologue(Operation *row, unsigned waveSize,
+                     const FusionLimits &limits, unsigned &fused) {
+  Value input = row->getOperand(0);
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  int64_t rank = shape.size();
+  int64_t rowLength = 1;
+  if (auto norm = dyn_cast<LayerNormOp>(row)) {
+    int64_t axis = int64_t(norm.getAxis());
+    for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
+      rowLength *= shape[d];
+  } else {
+    int64_t axis = int64_t(cast<SoftmaxOp>(row).getAxis());
+    rowLength = shape[axis < 0 ? axis + rank : axis];
+  }
+  SmallVector<Operation *> ops =
+      collectRowPrologue(row, input, rowLength, waveSize, limits);
+  if (ops.empty())
+    return false;
+  if (limits.remarks)
+    row->emitRemark() << "reads its input through " << ops.size()
+                      << " op(s), which join its kernel";
+  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
+  SmallVector<Value> results = {row->getResult(0)};
+  for (Operation *op : ops)
+    if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return user != row && !members.contains(user);
+        }))
+      results.push_back(op->getResult(0));
+  ops.push_back(row);
+  fused += ops.size() - 1;
+  return buildKernel(ops, results);
+}
+
 class FuseEpiloguesPass
     : public crest::impl::CrestFuseEpiloguesPassBase<FuseEpiloguesPass> {
 public:
@@ -831,6 +968,35 @@ public:
     }
     numRefused += refused;
     for (Block *block : unsorted)
+      if (!sortTopologically(block)) {
+        module.emitError() << "crest-fuse-epilogues: the fused graph has a "
+                              "cycle";
+        return signalPassFailure();
+      }
+
+    // Layer norms and softmaxes read their row through the elementwise
+    // ops and gathers that compute it.
+    unsigned waveSize = 0;
+    if (TargetAttr target = lookupTarget(module))
+      if (target.getChipInfo())
+        waveSize = target.getEffectiveWaveSize();
+    SmallVector<Operation *> rows;
+    module.walk([&](Operation *op) {
+      if (isa<LayerNormOp, SoftmaxOp>(op) && outsideKernels(op))
+        rows.push_back(op);
+    });
+    llvm::SetVector<Block *> unsortedByRows;
+    for (Operation *op : prologues ? rows : SmallVector<Operation *>()) {
+      unsigned fused = 0;
+      Block *block = op->getBlock();
+      if (fuseRowPrologue(op, waveSize, limits, fused))
+        unsortedByRows.insert(block);
+      if (fused) {
+        ++numRowKernels;
+        numRowPrologueOps += fused;
+      }
+    }
+    for (Block *block : unsortedByRows)
       if (!sortTopologically(block)) {
         module.emitError() << "crest-fuse-epilogues: the fused graph has a "
                               "cycle";

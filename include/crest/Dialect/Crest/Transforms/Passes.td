@@ -113,7 +113,7 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     The kernel replaces the group at the position of its last op (the
     block is re-sorted when an outside use of an extra result comes
     earlier). Existing `crest.kernel`s and non-elementwise consumers
-    (softmax, layer_norm, pooling, reductions) are left alone.
+    (softmax, layer_norm, pooling, reductions) are left alone here.
 
     With `prologues` (the default), the ops computing a contraction's lhs
     or rhs from a tensor of its shape join the kernel before the
@@ -138,6 +138,21 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     single-use reshapes and transposes of its result, which it stores
     through (docs/Attention.md).
 
+    Then, with `prologues`, each `crest.layer_norm` and `crest.softmax`
+    outside a kernel reads
+    its row through the ops that compute its input: the elementwise ops
+    and `crest.gather`s (an embedding lookup) outside kernels whose results
+    have the input's shape, found upwards from the input through operands
+    of that shape (at most eight; their other operands are splat
+    constants, broadcast tensors or tensors read once per element). They
+    join one `crest.kernel` with the row op, which returns their values used
+    elsewhere too (the pre-norm sum a residual reads; at most
+    `max-results` results in all). The kernel computes them once per
+    element as it reads the row into registers, so only rows the kernel
+    holds in registers (at most 16 elements per lane) take a prologue; and
+    none whose operand depends on the prologue through an op outside it.
+    With `remarks` a refusal says why.
+
     ```sh
     crest-opt model.mlir --crest-fuse-epilogues=remarks
     ```
@@ -150,7 +165,10 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     Option<"prologues", "prologues", "bool", /*default=*/"true",
            "Fuse the casts and scalar arithmetic computing a contraction's "
            "operands into its operand loads, moving casts and reshapes "
-           "across data movement towards the kernel they join">,
+           "across data movement towards the kernel they join, the views "
+           "around an attention into its kernel, and the elementwise ops "
+           "and gathers computing a layer norm's or softmax's input into "
+           "its row loads">,
     Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
            "Most results a contraction kernel may have (its epilogue's "
            "values used outside it)">,
@@ -172,6 +190,11 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
               "elementwise ops refused by a contraction's group">,
     Statistic<"numElementwiseKernels", "elementwise-kernels",
               "elementwise-only crest.kernels built">,
+    Statistic<"numRowKernels", "row-kernels",
+              "layer norms and softmaxes given a prologue">,
+    Statistic<"numRowPrologueOps", "row-prologue-ops",
+              "elementwise ops and gathers fused into a layer norm's or "
+              "softmax's row loads">,
   ];
 }
 

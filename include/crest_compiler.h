@@ -102,9 +102,9 @@ crest_compiler_session_destroy(crest_compiler_session *session);
  *                        one kernel; "0" keeps the ops (docs/Attention.md)
  *   fuse-prologues       "1" (default): casts and per-channel scales of a
  *                        contraction's operands fuse into its loads, and
- *                        the ops computing a layer norm's or softmax's
- *                        input into its row loads; "0" keeps them as
- *                        kernels (docs/Codegen.md)
+ *                        the ops computing a layer norm's, softmax's or
+ *                        reduction's input into its row loads; "0" keeps
+ *                        them as kernels (docs/Codegen.md)
  *   calibration          precision fp8/auto: the calibration input sets'
  *                        directory
  *   fp8-margin           precision fp8/auto: activation margin in bits,

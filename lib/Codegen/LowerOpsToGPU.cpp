@@ -67,6 +67,15 @@ RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
+/// The ops at the heart of a crest.kernel without a contraction, between a
+/// prologue of elementwise ops and gathers and an epilogue of elementwise
+/// ops (lowerRowGroup): one wave per row reads the row through the
+/// prologue and stores the result through the epilogue.
+bool isRowOp(Operation *op) {
+  return isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
+             ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op);
+}
+
 /// Builds the body of one kernel: index arithmetic and flat memory access.
 class Emitter {
 public:
@@ -185,11 +194,12 @@ struct StridedMap {
 
 class Emitter;
 
-/// How a row kernel (softmax, layer_norm) reads its op's operands and
-/// where it stores: for a standalone op its operands are the kernel's
-/// arguments; in a crest.kernel the op's input is computed per element by
-/// the prologue before it (lowerRowGroup), whose values the kernel may
-/// return too.
+/// How a row kernel (softmax, layer_norm, a reduction) reads its op's
+/// operands and stores its result: for a standalone op its operands and
+/// result are the kernel's arguments; in a crest.kernel the op's input is
+/// computed per element by the prologue before it and its result goes
+/// through the epilogue after it (lowerRowGroup), and the kernel may
+/// return the values of both.
 struct RowIO {
   /// The element at flat offset `o` of the row op's input, in its element
   /// type; appends to `extras` the prologue values to store at `o` (one
@@ -201,9 +211,11 @@ struct RowIO {
   /// and bias) of the row op.
   std::function<Value(Emitter &, ArrayRef<Value> flat, Value v, Value o)>
       operand;
-  /// The kernel arguments the row op's result and the extras are stored
-  /// to.
-  unsigned result = 0;
+  /// Stores the row op's result element `y` (of its element type) at
+  /// flat offset `o` of the result.
+  std::function<void(Emitter &, ArrayRef<Value> flat, Value y, Value o)>
+      store;
+  /// The kernel arguments the extras are stored to.
   SmallVector<unsigned> extraResults;
 };
 
@@ -247,9 +259,11 @@ private:
   LogicalResult lowerLayerNorm(LayerNormOp op, Operation *anchor,
                                const RowIO &io);
   /// A crest.kernel whose body is a prologue of elementwise ops and
-  /// gathers, then the layer norm or softmax `row` reading it.
+  /// gathers, the row op `row` (isRowOp) reading it, and an epilogue of
+  /// elementwise ops on its result.
   LogicalResult lowerRowGroup(KernelOp kernel, Operation *row);
-  LogicalResult lowerReduction(Operation *op, ArrayRef<int64_t> dims);
+  LogicalResult lowerReduction(Operation *op, ArrayRef<int64_t> dims,
+                               Operation *anchor, const RowIO &io);
   LogicalResult lowerPool(Operation *op);
 
   /// Elements per work-item of the data movement kernels: `vector-width`,
@@ -335,8 +349,9 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
     if (!op->hasTrait<crest::OpTrait::Elementwise>() &&
         !matchPattern(op, m_Constant()))
       return op->emitOpError()
-             << "is not elementwise; kernels without a contraction may only "
-                "hold elementwise operations yet";
+             << "is not elementwise; a kernel without a contraction holds "
+                "elementwise operations, ending in at most one layer norm, "
+                "softmax or reduction";
 
   int64_t n = product(shape);
   int64_t vec = vectorWidth;
@@ -592,7 +607,10 @@ RowIO LowerOpsToGPUPass::getStandaloneRowIO(Operation *op) {
     unsigned index = llvm::find(op->getOperands(), v) - op->operand_begin();
     return e.load(flat[index], o);
   };
-  io.result = op->getNumOperands();
+  unsigned result = op->getNumOperands();
+  io.store = [result](Emitter &e, ArrayRef<Value> flat, Value y, Value o) {
+    e.store(y, flat[result], o);
+  };
   return io;
 }
 
@@ -653,7 +671,6 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op, Operation *anchor,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
     Location loc = e.loc;
-    Value out = flat[io.result];
     auto at = [&](Value r) { return e.add(rowBase, e.mul(r, layout.inner)); };
     auto maxF = [&](Value x, Value y) -> Value {
       return arith::MaximumFOp::create(b, loc, x, y);
@@ -678,7 +695,7 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op, Operation *anchor,
       Value inv = arith::DivFOp::create(b, loc, e.acc(1), s);
       row.forEach(e, [&](unsigned i) {
         Value y = arith::MulFOp::create(b, loc, p[i], inv);
-        e.store(convertElements(b, loc, y, outElt), out, at(row.r[i]));
+        io.store(e, flat, convertElements(b, loc, y, outElt), at(row.r[i]));
       });
       return;
     }
@@ -703,7 +720,7 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op, Operation *anchor,
     rowLoop(e, lane, layout.r, w, {},
             [&](Value r, ValueRange) -> SmallVector<Value> {
               Value p = arith::MulFOp::create(b, loc, expAt(r), inv);
-              e.store(convertElements(b, loc, p, outElt), out, at(r));
+              io.store(e, flat, convertElements(b, loc, p, outElt), at(r));
               return {};
             });
   });
@@ -739,7 +756,6 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op,
       return convertElements(b, loc, io.operand(e, flat, v, r), e.accType);
     };
     Value invLen = e.acc(1.0 / double(layout.r));
-    Value out = flat[io.result];
     auto normalize = [&](Value xr, Value r, Value mean, Value rstd) {
       Value d = arith::SubFOp::create(b, loc, xr, mean);
       Value y = arith::MulFOp::create(
@@ -747,7 +763,7 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op,
           operandAt(op.getScale(), r));
       if (Value bias = op.getBias())
         y = addF(y, operandAt(bias, r));
-      e.store(convertElements(b, loc, y, outElt), out, at(r));
+      io.store(e, flat, convertElements(b, loc, y, outElt), at(r));
     };
     if (isCachedRow(layout.r, w)) {
       // The row once into registers, summed in rowLoop's order.
@@ -803,7 +819,9 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op,
 /// global_avg_pool2d: one wave per output element, lanes striding the
 /// reduced elements in f32, then a butterfly across the wave.
 LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
-                                                ArrayRef<int64_t> dims) {
+                                                ArrayRef<int64_t> dims,
+                                                Operation *anchor,
+                                                const RowIO &io) {
   ArrayRef<int64_t> shape = tensorType(op->getOperand(0)).getShape();
   int64_t rank = shape.size();
   SmallVector<int64_t> sorted;
@@ -844,8 +862,8 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
   StringRef name = isa<GlobalAvgPool2DOp>(op)
                        ? StringRef("global_avg_pool2d")
                        : op->getName().stripDialect();
-  return lowerRows(op, name, tensorType(op->getOperand(0)).getElementType(),
-                   layout,
+  return lowerRows(anchor, name,
+                   tensorType(op->getOperand(0)).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value row, Value rowBase,
                        ArrayRef<Value> flat) {
     OpBuilder &b = e.b;
@@ -862,18 +880,19 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
         return arith::AddFOp::create(b, loc, x, y);
       }
     };
+    // Each element is read once: its prologue values are stored there.
     Value acc = rowLoop(
         e, lane, layout.r, w, {e.acc(init)},
         [&](Value r, ValueRange acc) -> SmallVector<Value> {
-          return {combine(acc[0], e.loadAcc(flat[0], e.add(rowBase,
-                                                         e.mul(r, layout.inner))))};
+          Value at = e.add(rowBase, e.mul(r, layout.inner));
+          return {combine(acc[0], loadThrough(e, io, flat, at, true))};
         })[0];
     Value result = e.waveAllReduce(acc, w, combine);
     if (kind == Kind::Mean)
       result = arith::MulFOp::create(b, loc, result,
                                      e.acc(1.0 / double(layout.r)));
     e.enterIf(e.cmp(arith::CmpIPredicate::eq, lane, e.idx(0)));
-    e.store(convertElements(b, loc, result, outElt), flat[1], row);
+    io.store(e, flat, convertElements(b, loc, result, outElt), row);
   });
 }
 
@@ -1453,9 +1472,7 @@ LogicalResult LowerOpsToGPUPass::lowerGroup(KernelOp kernel) {
   SmallVector<Value> yielded(cast<YieldOp>(body.getTerminator()).getValues());
   if (yielded.empty())
     return kernel->emitOpError() << "yields nothing";
-  if (Operation *const *row = llvm::find_if(
-          ops, [](Operation *op) { return isa<LayerNormOp, SoftmaxOp>(op); });
-      row != ops.end())
+  if (Operation *const *row = llvm::find_if(ops, isRowOp); row != ops.end())
     return lowerRowGroup(kernel, *row);
   return lowerElementwise(kernel, inputs, ops, yielded);
 }
@@ -1464,99 +1481,126 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
                                                Operation *row) {
   Block &body = kernel.getBody().front();
   Value input = row->getOperand(0);
+  Value rowResult = row->getResult(0);
   ArrayRef<int64_t> shape = tensorType(input).getShape();
-  SmallVector<int64_t> strides = rowMajorStrides(shape);
-  // The prologue: every op before the row op; nothing after it.
-  SmallVector<Operation *> prologue;
+  ArrayRef<int64_t> outShape = tensorType(rowResult).getShape();
+  // The prologue: elementwise ops and gathers of the input's shape before
+  // the row op; the epilogue: elementwise ops of its result's shape after
+  // it.
+  SmallVector<Operation *> prologue, epilogue;
   for (Operation &op : body.without_terminator()) {
-    if (matchPattern(&op, m_Constant()))
+    if (matchPattern(&op, m_Constant()) || &op == row)
       continue;
-    if (&op == row)
-      continue;
-    if (!row->isBeforeInBlock(&op) &&
-        (isa<GatherOp>(op) || op.hasTrait<crest::OpTrait::Elementwise>()) &&
+    bool after = row->isBeforeInBlock(&op);
+    bool elementwise = op.hasTrait<crest::OpTrait::Elementwise>();
+    if (!after && (isa<GatherOp>(op) || elementwise) &&
         tensorType(op.getResult(0)).getShape() == shape) {
       prologue.push_back(&op);
+      continue;
+    }
+    if (after && elementwise &&
+        tensorType(op.getResult(0)).getShape() == outShape) {
+      epilogue.push_back(&op);
       continue;
     }
     return op.emitOpError()
            << "cannot join the kernel of " << row->getName()
            << ": only elementwise ops and gathers of its input's shape may "
-              "come before it, and nothing after it";
+              "come before it, and elementwise ops of its result's shape "
+              "after it";
   }
   auto isOperand = [&](Value v) {
     DenseElementsAttr dense;
     return isa<BlockArgument>(v) ||
            (matchPattern(v, m_Constant(&dense)) && dense.isSplat());
   };
-  for (Operation *op : prologue)
-    for (Value v : op->getOperands()) {
-      Operation *def = v.getDefiningOp();
-      bool computed = def && llvm::is_contained(prologue, def);
+  auto computedBy = [](Value v, ArrayRef<Operation *> ops) {
+    Operation *def = v.getDefiningOp();
+    return def && llvm::is_contained(ops, def);
+  };
+  for (Operation *op : llvm::concat<Operation *>(prologue, epilogue))
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      bool computed = llvm::is_contained(prologue, op)
+                          ? computedBy(v, prologue)
+                          : computedBy(v, epilogue) || v == rowResult;
       if (isa<GatherOp>(op) ? !isa<BlockArgument>(v)
                             : !(computed || isOperand(v)))
         return op->emitOpError()
-               << "in a row kernel reads operand #"
-               << (llvm::find(op->getOperands(), v) - op->operand_begin())
+               << "in a row kernel reads operand #" << i
                << ", which is neither a kernel input"
-               << (isa<GatherOp>(op) ? "" : ", a splat constant nor computed "
-                                            "before it");
+               << (isa<GatherOp>(op) ? ""
+                                     : ", a splat constant nor computed "
+                                       "before it in its part of the kernel");
     }
   for (Value v : llvm::drop_begin(row->getOperands()))
     if (!isOperand(v))
       return row->emitOpError()
              << "in a row kernel reads its scale and bias from kernel inputs "
                 "or splat constants only";
+  // Each yielded value is stored where it is computed: the prologue's as
+  // the input is read, the row op's and the epilogue's as the result is.
   auto yield = cast<YieldOp>(body.getTerminator());
   unsigned numInputs = body.getNumArguments();
   RowIO io;
-  bool hasRow = false;
+  SmallVector<std::pair<Value, unsigned>> resultStores;
   for (auto [i, v] : llvm::enumerate(yield.getValues())) {
-    if (v == row->getResult(0)) {
-      io.result = numInputs + i;
-      hasRow = true;
+    if (v == rowResult || computedBy(v, epilogue)) {
+      resultStores.push_back({v, numInputs + i});
       continue;
     }
-    Operation *def = v.getDefiningOp();
-    if (!def || !llvm::is_contained(prologue, def))
+    if (!computedBy(v, prologue))
       return yield.emitOpError()
              << "of a row kernel yields value #" << i
-             << ", which is neither the row op's result nor computed by "
-                "the ops before it";
+             << ", which is computed by none of its ops";
     io.extraResults.push_back(numInputs + i);
   }
-  if (!hasRow)
-    return yield.emitOpError() << "of a row kernel must yield the result of "
-                               << row->getName();
+  if (resultStores.empty())
+    return yield.emitOpError()
+           << "of a row kernel must yield the result of " << row->getName()
+           << " or of an op after it";
 
-  // A kernel input or a splat constant at flat offset `o` of the row
-  // input's shape (broadcast from a smaller shape).
-  auto operandAt = [&](Emitter &e, ArrayRef<Value> flat, Value v,
-                       Value o) -> Value {
-    Type elt = signless(tensorType(v).getElementType());
-    DenseElementsAttr dense;
-    if (matchPattern(v, m_Constant(&dense))) {
-      auto scalar = dense.getSplatValue<TypedAttr>();
-      if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
-        scalar = IntegerAttr::get(elt, i.getValue());
-      return arith::ConstantOp::create(e.b, e.loc, scalar);
-    }
-    Value mem = flat[cast<BlockArgument>(v).getArgNumber()];
-    ArrayRef<int64_t> in = tensorType(v).getShape();
-    if (in == shape)
-      return e.load(mem, o);
-    SmallVector<int64_t> inStrides = rowMajorStrides(in);
-    int64_t lead = shape.size() - in.size();
-    Value offset = e.idx(0);
-    for (int64_t d = 0; d < int64_t(in.size()); ++d) {
-      if (in[d] == 1)
-        continue;
-      Value coord = e.rem(e.div(o, strides[d + lead]), shape[d + lead]);
-      offset = e.add(offset, e.mul(coord, inStrides[d]));
-    }
-    return e.load(mem, offset);
+  // A kernel input or a splat constant at flat offset `o` of a tensor of
+  // shape `target` (broadcast from a smaller shape).
+  auto operandIn = [](ArrayRef<int64_t> target) {
+    return [target](Emitter &e, ArrayRef<Value> flat, Value v,
+                    Value o) -> Value {
+      Type elt = signless(tensorType(v).getElementType());
+      DenseElementsAttr dense;
+      if (matchPattern(v, m_Constant(&dense))) {
+        auto scalar = dense.getSplatValue<TypedAttr>();
+        if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
+          scalar = IntegerAttr::get(elt, i.getValue());
+        return arith::ConstantOp::create(e.b, e.loc, scalar);
+      }
+      Value mem = flat[cast<BlockArgument>(v).getArgNumber()];
+      ArrayRef<int64_t> in = tensorType(v).getShape();
+      if (in == target)
+        return e.load(mem, o);
+      SmallVector<int64_t> strides = rowMajorStrides(target);
+      SmallVector<int64_t> inStrides = rowMajorStrides(in);
+      int64_t lead = target.size() - in.size();
+      Value offset = e.idx(0);
+      for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+        if (in[d] == 1)
+          continue;
+        Value coord = e.rem(e.div(o, strides[d + lead]), target[d + lead]);
+        offset = e.add(offset, e.mul(coord, inStrides[d]));
+      }
+      return e.load(mem, offset);
+    };
   };
+  auto operandAt = operandIn(shape);
+  auto resultOperandAt = operandIn(outShape);
   LogicalResult status = success();
+  // Evaluates the elementwise op `op` on `operands`.
+  auto apply = [&](Emitter &e, Operation *op, ArrayRef<Value> operands) {
+    Type elt = tensorType(op->getResult(0)).getElementType();
+    FailureOr<Value> r = emitElementwise(e.b, op, operands, elt);
+    if (succeeded(r))
+      return *r;
+    status = failure();
+    return constant(e.b, e.loc, signless(elt), 0.0);
+  };
   io.input = [&](Emitter &e, ArrayRef<Value> flat, Value o,
                  SmallVectorImpl<Value> &extras) -> Value {
     IRMapping values;
@@ -1577,26 +1621,33 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
         SmallVector<Value> operands;
         for (Value v : op->getOperands())
           operands.push_back(valueOf(v));
-        FailureOr<Value> r = emitElementwise(
-            e.b, op, operands, tensorType(op->getResult(0)).getElementType());
-        if (failed(r)) {
-          status = failure();
-          result = constant(e.b, e.loc,
-                            signless(tensorType(op->getResult(0))
-                                         .getElementType()),
-                            0.0);
-        } else {
-          result = *r;
-        }
+        result = apply(e, op, operands);
       }
       values.map(op->getResult(0), result);
     }
     for (Value v : yield.getValues())
-      if (v != row->getResult(0))
+      if (computedBy(v, prologue))
         extras.push_back(values.lookup(v));
     return valueOf(input);
   };
   io.operand = operandAt;
+  io.store = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value o) {
+    IRMapping values;
+    values.map(rowResult, y);
+    auto valueOf = [&](Value v) {
+      if (Value computed = values.lookupOrNull(v))
+        return computed;
+      return resultOperandAt(e, flat, v, o);
+    };
+    for (Operation *op : epilogue) {
+      SmallVector<Value> operands;
+      for (Value v : op->getOperands())
+        operands.push_back(valueOf(v));
+      values.map(op->getResult(0), apply(e, op, operands));
+    }
+    for (auto [v, arg] : resultStores)
+      e.store(values.lookup(v), flat[arg], o);
+  };
   LogicalResult lowered =
       llvm::TypeSwitch<Operation *, LogicalResult>(row)
           .Case([&](LayerNormOp norm) {
@@ -1604,10 +1655,17 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
           })
           .Case([&](SoftmaxOp softmax) {
             return lowerSoftmax(softmax, kernel, io);
+          })
+          .Case<ReduceMeanOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
+                ReduceMinOp>([&](auto reduce) {
+            return lowerReduction(reduce, reduce.getDims(), kernel, io);
+          })
+          .Case([&](GlobalAvgPool2DOp pool) {
+            int64_t hw[] = {2, 3};
+            return lowerReduction(pool, hw, kernel, io);
           });
   return success(succeeded(lowered) && succeeded(status));
 }
-
 
 void LowerOpsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -1653,11 +1711,12 @@ void LowerOpsToGPUPass::runOnOperation() {
             })
             .Case<ReduceMeanOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
                   ReduceMinOp>([&](auto reduce) {
-              return lowerReduction(reduce, reduce.getDims());
+              return lowerReduction(reduce, reduce.getDims(), reduce,
+                                    getStandaloneRowIO(reduce));
             })
             .Case([&](GlobalAvgPool2DOp pool) {
               int64_t hw[] = {2, 3};
-              return lowerReduction(pool, hw);
+              return lowerReduction(pool, hw, pool, getStandaloneRowIO(pool));
             })
             .Case<MaxPool2DOp, AvgPool2DOp>(
                 [&](Operation *pool) { return lowerPool(pool); })

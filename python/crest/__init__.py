@@ -190,9 +190,9 @@ def compile(source, target=None, precision=None, onnx_dims=None,
     fuse_attention: False keeps attention written as ops unfused (default
         True; docs/Attention.md).
     fuse_prologues: False keeps the casts and per-channel scales of
-        contraction operands, and the ops computing a layer norm's or
-        softmax's input, as kernels of their own (default True;
-        docs/Codegen.md).
+        contraction operands, and the ops computing a layer norm's,
+        softmax's or reduction's input, as kernels of their own (default
+        True; docs/Codegen.md).
     calibration, holdout: precision "fp8"/"auto": directories of input sets;
         precision_budget: precision "auto"'s loss budget (docs/Precision.md).
     Raises CompileError (with the message and location of the diagnostics)

@@ -166,8 +166,8 @@ static cl::opt<bool> fusePrologues(
     cl::desc("Fuse casts and per-channel scales computing a contraction's "
              "operands into its operand loads, the slices, reshapes and "
              "transposes around an attention into its kernel, and the ops "
-             "computing a layer norm's or softmax's input into its row "
-             "loads (default true)"),
+             "computing a layer norm's, softmax's or reduction's input "
+             "into its row loads (default true)"),
     cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).

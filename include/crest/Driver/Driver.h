@@ -78,7 +78,8 @@ struct CompileOptions {
   bool fuseAttention = true;
   /// Fuse casts and per-channel scales into contractions' operand loads,
   /// the data movement around attention into its kernel, and the ops
-  /// computing a layer norm's or softmax's input into its row loads.
+  /// computing a layer norm's, softmax's or reduction's input into its row
+  /// loads.
   bool fusePrologues = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;

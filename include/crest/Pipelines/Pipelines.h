@@ -94,14 +94,15 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
   /// crest-fuse-epilogues' `prologues`: casts and cheap arithmetic on a
   /// contraction's operands fuse into its operand loads, attention
   /// kernels read and store through the data movement around them, and
-  /// layer norms and softmaxes compute their input as they read it.
+  /// layer norms, softmaxes and reductions compute their input as they
+  /// read it.
   PassOptions::Option<bool> fusePrologues{
       *this, "fuse-prologues",
       llvm::cl::desc("Fuse casts and per-channel scales computing a "
                      "contraction's operands into its operand loads, the "
                      "slices, reshapes and transposes around an attention "
-                     "into its kernel, and the ops computing a layer norm's "
-                     "or softmax's input into its row loads"),
+                     "into its kernel, and the ops computing a layer norm's, "
+                     "softmax's or reduction's input into its row loads"),
       llvm::cl::init(true)};
   /// Run crest-fuse-attention (attention written as separate ops becomes
   /// one crest.attention kernel).

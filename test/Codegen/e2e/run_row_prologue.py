@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Row prologues end to end: layer norms and softmaxes whose input is
-computed by elementwise ops and gathers (an embedding lookup), which
-crest-fuse-epilogues fuses into the row kernel's loads (or, for a row too
+"""Row prologues end to end: layer norms, softmaxes and reductions whose
+input is computed by elementwise ops and gathers (an embedding lookup),
+which crest-fuse-epilogues fuses into the row kernel's loads (or, for a row
+too
 long for registers, a crest.kernel written out), compiled for one chip, run
 on the emulator (outputs poisoned) and compared with NumPy's float64
 evaluation of the graph's definition.
@@ -118,6 +119,114 @@ def layer_norm_f16():
         ["add+layer_norm"]
 
 
+@case
+def reduce_sum_inner():
+    """reduce_sum over axis 1 of [4, 40, 6] (rows strided by 6) of
+    x - c[6], which is also an output: each element is read, computed and
+    stored once."""
+    t = ty((4, 40, 6), "f32")
+    inputs = [("x", (4, 40, 6), "f32"), ("c", (6,), "f32")]
+    lines = [
+        f"%s = crest.sub %x, %c : {t}, {ty((6,), 'f32')} -> {t}",
+        f"%y = crest.reduce_sum %s dims [1] : {t} -> {ty((4, 6), 'f32')}",
+    ]
+
+    def reference(v):
+        s = v["x"] - v["c"]
+        return {"y": s.sum(axis=1), "s": s}
+
+    return inputs, lines, [("y", "%y", ty((4, 6), "f32")), ("s", "%s", t)], \
+        reference, {}, ["sub+reduce_sum"]
+
+
+@case
+def mean_of_squares():
+    """The mean of squares over a 3000-long row (an RMS norm's statistic;
+    no row length limit: a reduction reads each element once)."""
+    t = ty((3, 3000), "f32")
+    inputs = [("x", (3, 3000), "f32")]
+    lines = [
+        f"%q = crest.mul %x, %x : {t}, {t} -> {t}",
+        f"%y = crest.reduce_mean %q dims [1] keep_dims : {t} -> "
+        f"{ty((3, 1), 'f32')}",
+    ]
+
+    def reference(v):
+        return {"y": (v["x"] * v["x"]).mean(axis=1, keepdims=True)}
+
+    return inputs, lines, [("y", "%y", ty((3, 1), "f32"))], reference, {}, \
+        ["mul+reduce_mean"]
+
+
+@case
+def pool_of_silu():
+    """global_avg_pool2d of SiLU (x * sigmoid(x)) of a graph input."""
+    t = ty((2, 8, 7, 7), "f32")
+    inputs = [("x", (2, 8, 7, 7), "f32")]
+    lines = [
+        f"%g = crest.sigmoid %x : {t}",
+        f"%q = crest.mul %x, %g : {t}, {t} -> {t}",
+        f"%y = crest.global_avg_pool2d %q : {t} -> {ty((2, 8, 1, 1), 'f32')}",
+    ]
+
+    def reference(v):
+        x = v["x"]
+        return {"y": (x / (1 + np.exp(-x))).mean(axis=(2, 3), keepdims=True)}
+
+    return inputs, lines, [("y", "%y", ty((2, 8, 1, 1), "f32"))], reference, \
+        {}, ["sigmoid+mul+global_avg_pool2d"]
+
+
+@case
+def rms_statistic():
+    """An RMS norm written out: x * (1 / sqrt(mean(x^2) + eps)). The
+    squares, the mean, + eps, sqrt and the reciprocal are one kernel (its
+    epilogue runs once per row); the final multiply, of the input's size,
+    is another."""
+    t = ty((6, 320), "f32")
+    c = ty((6, 1), "f32")
+    inputs = [("x", (6, 320), "f32")]
+    lines = [
+        f"%eps = arith.constant dense<1.0e-3> : {c}",
+        f"%one = arith.constant dense<1.0> : {c}",
+        f"%q = crest.mul %x, %x : {t}, {t} -> {t}",
+        f"%m = crest.reduce_mean %q dims [1] keep_dims : {t} -> {c}",
+        f"%v = crest.add %m, %eps : {c}, {c} -> {c}",
+        f"%r = crest.sqrt %v : {c}",
+        f"%i = crest.div %one, %r : {c}, {c} -> {c}",
+        f"%y = crest.mul %x, %i : {t}, {c} -> {t}",
+    ]
+
+    def reference(v):
+        x = v["x"]
+        i = 1 / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-3)
+        return {"y": x * i, "i": i}
+
+    return inputs, lines, [("y", "%y", t), ("i", "%i", c)], reference, {}, \
+        ["mul+reduce_mean+add+sqrt+div", "mul"]
+
+
+@case
+def norm_relu():
+    """A layer norm's epilogue (a scale and a ReLU per element) with the
+    norm's own value returned too."""
+    t = ty((5, 96), "f32")
+    inputs = [("x", (5, 96), "f32"), ("gamma", (96,), "f32"),
+              ("w", (96,), "f32")]
+    lines = [
+        f"%n = crest.layer_norm %x, %gamma : {t}, {ty((96,), 'f32')} -> {t}",
+        f"%s = crest.mul %n, %w : {t}, {ty((96,), 'f32')} -> {t}",
+        f"%r = crest.relu %s : {t}",
+    ]
+
+    def reference(v):
+        n = layer_norm(v["x"], v["gamma"], 0.0, 1)
+        return {"n": n, "r": np.maximum(n * v["w"], 0)}
+
+    return inputs, lines, [("n", "%n", t), ("r", "%r", t)], reference, {}, \
+        ["layer_norm+mul+relu"]
+
+
 def long_row(written_out, op="layer_norm"):
     t = ty((3, 2048), "f32")
     v1 = ty((2048,), "f32")
@@ -135,9 +244,22 @@ def long_row(written_out, op="layer_norm"):
             else softmax(s, 1)
         return {"y": y, "s": s}
 
-    kernels = ["add+" + op] if written_out else ["add", op]
-    return inputs, lines, [("y", "%y", t), ("s", "%s", t)], reference, \
-        {"kernel": written_out}, kernels
+    outputs = [("y", "%y", t), ("s", "%s", t)]
+    kernels = ["add", op]
+    if written_out:
+        # And an epilogue, applied as each element of the result is stored.
+        lines += [f"%two = arith.constant dense<2.0> : {t}",
+                  f"%z = crest.mul %y, %two : {t}, {t} -> {t}"]
+        outputs.append(("z", "%z", t))
+        kernels = [f"add+{op}+mul"]
+
+    def reference_z(v):
+        want = reference(v)
+        want["z"] = 2 * want["y"]
+        return want
+
+    return inputs, lines, outputs, reference_z, {"kernel": written_out}, \
+        kernels
 
 
 @case

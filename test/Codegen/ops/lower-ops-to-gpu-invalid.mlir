@@ -33,15 +33,15 @@ func.func @matmul_kernel(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8
 
 // -----
 
-// (A softmax or layer norm may end a kernel: row-prologue.test.)
-func.func @reduction_in_kernel(%a: tensor<8x8xf32>) -> tensor<8x1xf32> {
-  %0 = crest.kernel ins(%a : tensor<8x8xf32>) -> tensor<8x1xf32> {
-  ^bb0(%x: tensor<8x8xf32>):
-    // expected-error @below {{is not elementwise; kernels without a contraction may only hold elementwise operations yet}}
-    %s = crest.reduce_mean %x dims [1] keep_dims : tensor<8x8xf32> -> tensor<8x1xf32>
-    crest.yield %s : tensor<8x1xf32>
+// (A layer norm, softmax or reduction may end one: row-prologue.test.)
+func.func @transpose_in_kernel(%a: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %0 = crest.kernel ins(%a : tensor<8x4xf32>) -> tensor<4x8xf32> {
+  ^bb0(%x: tensor<8x4xf32>):
+    // expected-error @below {{is not elementwise; a kernel without a contraction holds elementwise operations, ending in at most one layer norm, softmax or reduction}}
+    %t = crest.transpose %x permutation [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+    crest.yield %t : tensor<4x8xf32>
   }
-  return %0 : tensor<8x1xf32>
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
@@ -112,15 +112,29 @@ func.func @attention(%q: tensor<1x4x64x32xf16>, %k: tensor<1x4x64x32xf16>, %v: t
 
 // -----
 
-// Row kernels (a layer norm or softmax with a prologue): nothing may follow
-// the row op.
+// Row kernels (a layer norm, softmax or reduction with a prologue and an
+// epilogue): what follows the row op has its result's shape.
 func.func @row_op_after(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %k = crest.kernel ins(%x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+  ^bb0(%a: tensor<8x64xf32>):
+    %m = crest.reduce_mean %a dims [1] keep_dims : tensor<8x64xf32> -> tensor<8x1xf32>
+    // expected-error @below {{cannot join the kernel of crest.reduce_mean: only elementwise ops and gathers of its input's shape may come before it, and elementwise ops of its result's shape after it}}
+    %z = crest.sub %a, %m : tensor<8x64xf32>, tensor<8x1xf32> -> tensor<8x64xf32>
+    crest.yield %z : tensor<8x64xf32>
+  }
+  return %k : tensor<8x64xf32>
+}
+
+// -----
+
+// The epilogue reads the prologue's value, which the store does not have.
+func.func @row_epilogue_reads_prologue(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %k = crest.kernel ins(%x : tensor<8x64xf32>) -> tensor<8x64xf32> {
   ^bb0(%a: tensor<8x64xf32>):
     %n = crest.neg %a : tensor<8x64xf32>
     %y = crest.softmax %n : tensor<8x64xf32>
-    // expected-error @below {{cannot join the kernel of crest.softmax: only elementwise ops and gathers of its input's shape may come before it, and nothing after it}}
-    %z = crest.neg %y : tensor<8x64xf32>
+    // expected-error @below {{in a row kernel reads operand #1, which is neither a kernel input, a splat constant nor computed before it in its part of the kernel}}
+    %z = crest.add %y, %n : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>
     crest.yield %z : tensor<8x64xf32>
   }
   return %k : tensor<8x64xf32>
@@ -160,7 +174,7 @@ func.func @row_yields_input(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8
   ^bb0(%a: tensor<8x64xf32>):
     %n = crest.neg %a : tensor<8x64xf32>
     %y = crest.softmax %n : tensor<8x64xf32>
-    // expected-error @below {{of a row kernel yields value #1, which is neither the row op's result nor computed by the ops before it}}
+    // expected-error @below {{of a row kernel yields value #1, which is computed by none of its ops}}
     crest.yield %y, %a : tensor<8x64xf32>, tensor<8x64xf32>
   }
   return %k#0, %k#1 : tensor<8x64xf32>, tensor<8x64xf32>
@@ -173,7 +187,7 @@ func.func @row_result_not_yielded(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   ^bb0(%a: tensor<8x64xf32>):
     %n = crest.neg %a : tensor<8x64xf32>
     %y = crest.softmax %n : tensor<8x64xf32>
-    // expected-error @below {{of a row kernel must yield the result of crest.softmax}}
+    // expected-error @below {{of a row kernel must yield the result of crest.softmax or of an op after it}}
     crest.yield %n : tensor<8x64xf32>
   }
   return %k : tensor<8x64xf32>

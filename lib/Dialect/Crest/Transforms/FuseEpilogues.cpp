@@ -729,7 +729,8 @@ bool fuseAttentionViews(AttentionOp attention, bool remarks) {
 // Row prologues
 //===----------------------------------------------------------------------===//
 
-/// Most ops a layer norm's or softmax's prologue holds.
+/// Most ops a row op's (a layer norm's, softmax's or reduction's) prologue
+/// holds.
 constexpr unsigned kMaxRowPrologue = 8;
 
 /// Whether some operand of a member of `ops` (program order, then `row`)
@@ -762,13 +763,14 @@ bool dependsOnItself(ArrayRef<Operation *> ops, Operation *row) {
                       [&](Value v) { return tainted.contains(v); });
 }
 
-/// The ops computing `row`'s (a layer norm's or softmax's) input that join
-/// its kernel, in program order: elementwise ops and gathers outside
-/// kernels, in its block, each with a result of the input's shape, found
-/// upwards from the input through the operands of that shape. The kernel
-/// evaluates them once per element as it reads its row, so the row must be
-/// one it holds in registers (isCachedRow); with `waveSize` 0 nothing
-/// joins.
+/// The ops computing `row`'s (a row op's) input that join its kernel, in
+/// program order: elementwise ops and gathers outside kernels, in its
+/// block, each with a result of the input's shape, found upwards from the
+/// input through the operands of that shape. The kernel evaluates them
+/// once per element as it reads its rows: a reduction reads each element
+/// once (`rowLength` 0); a layer norm or softmax reads rows of `rowLength`
+/// elements once only when it holds them in registers (isCachedRow; with
+/// `waveSize` 0, never).
 SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
                                             int64_t rowLength,
                                             unsigned waveSize,
@@ -801,9 +803,9 @@ SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
       row->emitRemark() << "computes its input in its own kernel: " << why;
     return SmallVector<Operation *>();
   };
-  if (waveSize == 0)
+  if (rowLength > 0 && waveSize == 0)
     return refuse("the module has no #crest.target to size its rows by");
-  if (!isCachedRow(rowLength, waveSize))
+  if (rowLength > 0 && !isCachedRow(rowLength, waveSize))
     return refuse("its rows of " + Twine(rowLength) +
                   " elements are read three times, which would compute "
                   "the " +
@@ -823,39 +825,131 @@ SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
   return ops;
 }
 
-/// Wraps the layer norm or softmax `row` with the ops computing its input
-/// (collectRowPrologue) into one crest.kernel, which also returns their
-/// values used elsewhere. Returns whether the block must be re-sorted;
-/// `fused` tells whether a kernel was built.
-bool fuseRowPrologue(Operation *row, unsigned waveSize,
-                     const FusionLimits &limits, unsigned &fused) {
+/// Most ops a row op's epilogue holds.
+constexpr unsigned kMaxRowEpilogue = 8;
+
+/// The elementwise ops after `row` that join its kernel as its epilogue,
+/// in program order, given its `prologue`: outside kernels, in its block,
+/// each reading a value of the row op or of the epilogue, with a result of
+/// the row op's result shape (applied once per result element as it is
+/// stored), and no operand that is a prologue value or depends on the
+/// group through an op outside it (the kernel would depend on itself).
+SmallVector<Operation *> collectRowEpilogue(Operation *row,
+                                            ArrayRef<Operation *> prologue,
+                                            const FusionLimits &limits) {
+  ArrayRef<int64_t> shape = tensorType(row->getResult(0)).getShape();
+  DenseSet<Value> group = {row->getResult(0)};
+  DenseSet<Value> avoid; // prologue values and what depends on the group
+  for (Operation *op : prologue)
+    avoid.insert(op->getResult(0));
+  SmallVector<Operation *> epilogue;
+  auto refuse = [&](Operation *op, const Twine &why) {
+    if (limits.remarks)
+      op->emitRemark() << "not fused into the kernel of " << describe(row)
+                       << ": " << why;
+  };
+  Operation *first = prologue.empty() ? row : prologue.front();
+  for (Operation &op : llvm::make_range(std::next(first->getIterator()),
+                                        row->getBlock()->end())) {
+    if (llvm::is_contained(prologue, &op) || &op == row)
+      continue;
+    bool usesGroup = false, usesAvoided = false;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        usesGroup |= group.contains(v);
+        usesAvoided |= avoid.contains(v);
+      }
+    });
+    if (!usesGroup && !usesAvoided)
+      continue;
+    if (usesGroup && isElementwise(&op) && row->isBeforeInBlock(&op)) {
+      if (usesAvoided) {
+        refuse(&op, "an operand is a value of its prologue or depends on the "
+                    "kernel's own values through an op outside it");
+      } else if (tensorType(op.getResult(0)).getShape() != shape) {
+        refuse(&op, "its result is larger than the row op's: each of its "
+                    "result elements would be computed more than once");
+      } else if (epilogue.size() == kMaxRowEpilogue) {
+        refuse(&op, "the epilogue has " + Twine(kMaxRowEpilogue) +
+                        " ops already");
+      } else {
+        epilogue.push_back(&op);
+        group.insert(op.getResult(0));
+        continue;
+      }
+    }
+    for (Value v : op.getResults())
+      avoid.insert(v);
+  }
+  return epilogue;
+}
+
+/// Wraps the row op `row` (a layer norm, softmax, reduce_* or
+/// global_avg_pool2d) with the ops computing its input (collectRowPrologue)
+/// and the elementwise ops computed from its result (collectRowEpilogue)
+/// into one crest.kernel, which also returns their values used elsewhere;
+/// the prologue only with `prologues`. Returns whether the block must be
+/// re-sorted; `fused` counts the ops that joined the row op.
+bool fuseRowGroup(Operation *row, unsigned waveSize, bool prologues,
+                  const FusionLimits &limits, unsigned &fused) {
   Value input = row->getOperand(0);
   ArrayRef<int64_t> shape = tensorType(input).getShape();
   int64_t rank = shape.size();
-  int64_t rowLength = 1;
+  int64_t rowLength = 0; // a reduction reads every element once
   if (auto norm = dyn_cast<LayerNormOp>(row)) {
     int64_t axis = int64_t(norm.getAxis());
+    rowLength = 1;
     for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
       rowLength *= shape[d];
-  } else {
-    int64_t axis = int64_t(cast<SoftmaxOp>(row).getAxis());
+  } else if (auto softmax = dyn_cast<SoftmaxOp>(row)) {
+    int64_t axis = int64_t(softmax.getAxis());
     rowLength = shape[axis < 0 ? axis + rank : axis];
   }
-  SmallVector<Operation *> ops =
-      collectRowPrologue(row, input, rowLength, waveSize, limits);
-  if (ops.empty())
+  SmallVector<Operation *> prologue;
+  if (prologues)
+    prologue = collectRowPrologue(row, input, rowLength, waveSize, limits);
+  SmallVector<Operation *> epilogue =
+      collectRowEpilogue(row, prologue, limits);
+  // The values used outside (or returned): the kernel's results. The row
+  // op's or the epilogue's last value is always one.
+  auto getResults = [&]() {
+    llvm::SmallPtrSet<Operation *, 16> members(prologue.begin(),
+                                               prologue.end());
+    members.insert(row);
+    members.insert(epilogue.begin(), epilogue.end());
+    SmallVector<Operation *> ops(prologue);
+    ops.push_back(row);
+    llvm::append_range(ops, epilogue);
+    SmallVector<Value> results;
+    for (Operation *op : ops) {
+      Value v = op->getResult(0);
+      bool last = epilogue.empty() ? op == row : op == epilogue.back();
+      if (last || llvm::any_of(v.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        results.push_back(v);
+    }
+    return results;
+  };
+  while (!epilogue.empty() && getResults().size() > limits.maxResults) {
+    size_t results = getResults().size();
+    Operation *last = epilogue.pop_back_val();
+    if (limits.remarks)
+      last->emitRemark() << "not fused into the kernel of " << describe(row)
+                         << ": the kernel would need " << results
+                         << " results (max-results = " << limits.maxResults
+                         << ")";
+  }
+  if (prologue.empty() && epilogue.empty())
     return false;
   if (limits.remarks)
-    row->emitRemark() << "reads its input through " << ops.size()
-                      << " op(s), which join its kernel";
-  llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
-  SmallVector<Value> results = {row->getResult(0)};
-  for (Operation *op : ops)
-    if (llvm::any_of(op->getUsers(), [&](Operation *user) {
-          return user != row && !members.contains(user);
-        }))
-      results.push_back(op->getResult(0));
+    row->emitRemark() << "reads its input through " << prologue.size()
+                      << " op(s) and stores its result through "
+                      << epilogue.size() << " op(s), which join its kernel";
+  SmallVector<Value> results = getResults();
+  SmallVector<Operation *> ops(prologue);
   ops.push_back(row);
+  llvm::append_range(ops, epilogue);
   fused += ops.size() - 1;
   return buildKernel(ops, results);
 }
@@ -974,22 +1068,25 @@ public:
         return signalPassFailure();
       }
 
-    // Layer norms and softmaxes read their row through the elementwise
-    // ops and gathers that compute it.
+    // Layer norms, softmaxes and reductions read their rows through the
+    // elementwise ops and gathers that compute them and store their
+    // results through the elementwise ops computed from them.
     unsigned waveSize = 0;
     if (TargetAttr target = lookupTarget(module))
       if (target.getChipInfo())
         waveSize = target.getEffectiveWaveSize();
     SmallVector<Operation *> rows;
     module.walk([&](Operation *op) {
-      if (isa<LayerNormOp, SoftmaxOp>(op) && outsideKernels(op))
+      if (isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
+              ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op) &&
+          outsideKernels(op))
         rows.push_back(op);
     });
     llvm::SetVector<Block *> unsortedByRows;
-    for (Operation *op : prologues ? rows : SmallVector<Operation *>()) {
+    for (Operation *op : rows) {
       unsigned fused = 0;
       Block *block = op->getBlock();
-      if (fuseRowPrologue(op, waveSize, limits, fused))
+      if (fuseRowGroup(op, waveSize, prologues, limits, fused))
         unsortedByRows.insert(block);
       if (fused) {
         ++numRowKernels;

@@ -25,19 +25,21 @@ func.func @cast_lhs(%x: tensor<64x128xf32>, %w: tensor<128x32xf16>) -> tensor<64
 
 // Squeeze-and-excitation: the per-channel multiply reads the excitation
 // (1x16x1x1, broadcast) at every load of the projection's operand, and the
-// cast after it joins too. The sigmoid of the pooled features stays a
-// kernel of its own (in a real network it is the excitation convolution's
-// epilogue).
+// cast after it joins too. The sigmoid of the pooled features is the
+// pool's epilogue (in a real network it is the excitation convolution's).
 // CHECK-LABEL: func.func @excite
-// CHECK:         %[[P:.*]] = crest.global_avg_pool2d %arg0
-// CHECK-NEXT:    %[[S:.*]] = crest.sigmoid %[[P]]
-// CHECK-NEXT:    crest.kernel ins(%arg0, %[[S]], %arg1
+// CHECK:         %[[S:.*]] = crest.kernel ins(%arg0 : tensor<1x16x8x8xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      %[[P:.*]] = crest.global_avg_pool2d
+// CHECK-NEXT:      crest.sigmoid %[[P]]
+// CHECK:         crest.kernel ins(%arg0, %[[S]], %arg1
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      crest.mul
 // CHECK-NEXT:      crest.cast
 // CHECK-NEXT:      crest.conv2d
 // CHECK-NEXT:      crest.yield
 func.func @excite(%x: tensor<1x16x8x8xf32>, %w: tensor<24x16x1x1xf16>) -> tensor<1x24x8x8xf32> {
+  // expected-remark @below {{reads its input through 0 op(s) and stores its result through 1 op(s), which join its kernel}}
   %p = crest.global_avg_pool2d %x : tensor<1x16x8x8xf32> -> tensor<1x16x1x1xf32>
   %s = crest.sigmoid %p : tensor<1x16x1x1xf32>
   %m = crest.mul %x, %s : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32> -> tensor<1x16x8x8xf32>

@@ -138,19 +138,26 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     single-use reshapes and transposes of its result, which it stores
     through (docs/Attention.md).
 
-    Then, with `prologues`, each `crest.layer_norm` and `crest.softmax`
-    outside a kernel reads
-    its row through the ops that compute its input: the elementwise ops
+    Then, with `prologues`, each `crest.layer_norm`, `crest.softmax`,
+    `crest.reduce_*` and `crest.global_avg_pool2d` outside a kernel reads
+    its rows through the ops that compute its input: the elementwise ops
     and `crest.gather`s (an embedding lookup) outside kernels whose results
     have the input's shape, found upwards from the input through operands
     of that shape (at most eight; their other operands are splat
     constants, broadcast tensors or tensors read once per element). They
-    join one `crest.kernel` with the row op, which returns their values used
-    elsewhere too (the pre-norm sum a residual reads; at most
+    join one `crest.kernel` with the row op, which returns their values
+    used elsewhere too (the pre-norm sum a residual reads; at most
     `max-results` results in all). The kernel computes them once per
-    element as it reads the row into registers, so only rows the kernel
-    holds in registers (at most 16 elements per lane) take a prologue; and
-    none whose operand depends on the prologue through an op outside it.
+    element as it reads its rows: a reduction reads every element once; a
+    layer norm or softmax only when it holds its rows in registers (at
+    most 16 elements per lane), so longer rows take no prologue. Nor does
+    a row op whose prologue reads a value computed from the prologue
+    outside it. With or without `prologues`, the elementwise ops after a
+    row op that read its result or each other, with results of its
+    result's shape and no operand that is a prologue value or depends on
+    the kernel through an op outside it, join the kernel as its epilogue
+    (at most eight; applied as each result element is stored: a cast
+    after a layer norm, the `+ eps` and `sqrt` after a mean of squares).
     With `remarks` a refusal says why.
 
     ```sh
@@ -167,8 +174,8 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
            "operands into its operand loads, moving casts and reshapes "
            "across data movement towards the kernel they join, the views "
            "around an attention into its kernel, and the elementwise ops "
-           "and gathers computing a layer norm's or softmax's input into "
-           "its row loads">,
+           "and gathers computing a layer norm's, softmax's or "
+           "reduction's input into its row loads">,
     Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
            "Most results a contraction kernel may have (its epilogue's "
            "values used outside it)">,
@@ -191,10 +198,11 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     Statistic<"numElementwiseKernels", "elementwise-kernels",
               "elementwise-only crest.kernels built">,
     Statistic<"numRowKernels", "row-kernels",
-              "layer norms and softmaxes given a prologue">,
+              "layer norms, softmaxes and reductions given a prologue or "
+              "an epilogue">,
     Statistic<"numRowPrologueOps", "row-prologue-ops",
-              "elementwise ops and gathers fused into a layer norm's or "
-              "softmax's row loads">,
+              "elementwise ops and gathers fused into a row op's loads "
+              "and stores">,
   ];
 }
 

@@ -18,30 +18,22 @@ prints one line per case
   <name>: <launches> launch(es) [<kernel ops>], max_abs_err E, PASS|FAIL
 and exits 1 if a case fails or does not compile to one launch.
 """
-import argparse
 import os
 import subprocess
 import sys
 
 import numpy as np
 
+from graph_cases import Cases, launched_kernels, ty
 # run_conv.py (this directory): the convolution from its definition.
 from run_conv import conv_ref
 
 
-def ty(shape, elt):
-    return "tensor<" + "x".join(map(str, shape)) + "x" + elt + ">"
-
-
 PREC = "precision <lhs = f16, rhs = f16, acc = f32, out = f32>"
 
-CASES = {}
+CASES = Cases()
+case = CASES.case
 TARGET = ["gfx942"]
-
-
-def case(fn):
-    CASES[fn.__name__.replace("_", "-")] = fn
-    return fn
 
 
 def matmul_case(m, n, k, config, lhs_cast=True, rhs_prologue=None,
@@ -283,8 +275,9 @@ def values(name, shape, elt, rng):
     return v.astype(np.float16 if elt == "f16" else np.float32)
 
 
-def run(name, args, bin_dir, tmp):
-    inputs, lines, (out_name, out_shape), reference = CASES[name]()
+def run(name, target, bin_dir, tmp):
+    TARGET[0] = target
+    inputs, lines, (out_name, out_shape), reference = CASES.cases[name]()
     out = ty(out_shape, "f32")
     if len(inputs) == 2:
         # Casts only: crest-fuse-epilogues forms the kernel.
@@ -326,14 +319,9 @@ def run(name, args, bin_dir, tmp):
         np.save(path, data[n])
         command += ["--input", f"{n}={path}"]
     subprocess.run([os.path.join(bin_dir, "crest-compile"), source,
-                    "--target=" + args.target, "-o",
+                    "--target=" + target, "-o",
                     os.path.join(work, "graph.crest")], check=True)
-    describe = subprocess.run(
-        [os.path.join(bin_dir, "crest-run"), os.path.join(work, "graph.crest"),
-         "--describe"], capture_output=True, text=True, check=True).stdout
-    kernels = [line.split("[")[1].split("]")[0] for line in
-               describe.splitlines()
-               if line.startswith("  ") and "code object" in line]
+    kernels = launched_kernels(bin_dir, os.path.join(work, "graph.crest"))
     subprocess.run(command, check=True, capture_output=True)
     got = np.load(os.path.join(work, "y.npy")).astype(np.float64)
     want = reference({k: v.astype(np.float64) for k, v in data.items()})
@@ -347,19 +335,5 @@ def run(name, args, bin_dir, tmp):
     return ok
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bin")
-    parser.add_argument("tmp")
-    parser.add_argument("--target", default="gfx942")
-    parser.add_argument("--case", action="append", choices=sorted(CASES))
-    args = parser.parse_args()
-    TARGET[0] = args.target
-    ok = True
-    for name in args.case or CASES:
-        ok &= run(name, args, args.bin, args.tmp)
-    return 0 if ok else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(CASES.main(run))

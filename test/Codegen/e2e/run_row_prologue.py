@@ -13,24 +13,16 @@ prints one line per case
   <name>: <launches> launch(es) [<kernel ops>] ..., max_rel_err E, PASS|FAIL
 and exits 1 if a case fails or does not compile to the launches it names.
 """
-import argparse
 import os
 import subprocess
 import sys
 
 import numpy as np
 
+from graph_cases import Cases, launched_kernels, ty
 
-def ty(shape, elt):
-    return "tensor<" + "x".join(map(str, shape)) + "x" + elt + ">"
-
-
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("_", "-")] = fn
-    return fn
+CASES = Cases()
+case = CASES.case
 
 
 def layer_norm(x, g, b, axis, eps=1e-5):
@@ -318,7 +310,8 @@ def graph_text(inputs, lines, outputs, in_kernel):
 
 
 def run(name, target, bin_dir, tmp):
-    inputs, lines, outputs, reference, fixed, want_kernels = CASES[name]()
+    inputs, lines, outputs, reference, fixed, want_kernels = \
+        CASES.cases[name]()
     in_kernel = fixed.pop("kernel", False)
     work = os.path.join(tmp, name)
     os.makedirs(work, exist_ok=True)
@@ -339,12 +332,7 @@ def run(name, target, bin_dir, tmp):
         command += ["--input", f"{n}={path}"]
     for n, _, _ in outputs:
         command += ["--output", f"{n}={os.path.join(work, n + '.npy')}"]
-    describe = subprocess.run([os.path.join(bin_dir, "crest-run"), package,
-                               "--describe"], capture_output=True, text=True,
-                              check=True).stdout
-    kernels = [line.split("[")[1].split("]")[0] for line in
-               describe.splitlines()
-               if line.startswith("  ") and "code object" in line]
+    kernels = launched_kernels(bin_dir, package)
     run = subprocess.run(command, capture_output=True, text=True)
     want = reference({k: v.astype(np.float64) for k, v in data.items()})
     error = 0.0
@@ -365,18 +353,5 @@ def run(name, target, bin_dir, tmp):
     return ok
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bin")
-    parser.add_argument("tmp")
-    parser.add_argument("--target", default="gfx942")
-    parser.add_argument("--case", action="append", choices=sorted(CASES))
-    args = parser.parse_args()
-    ok = True
-    for name in args.case or CASES:
-        ok &= run(name, args.target, args.bin, args.tmp)
-    return 0 if ok else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(CASES.main(run))

@@ -954,6 +954,17 @@ bool fuseRowGroup(Operation *row, unsigned waveSize, bool prologues,
   return buildKernel(ops, results);
 }
 
+/// Re-sorts `blocks` after kernels were built in them whose results are
+/// used earlier; a cycle (a bug of the grouping rules) is an error.
+LogicalResult sortBlocks(ModuleOp module,
+                         const llvm::SetVector<Block *> &blocks) {
+  for (Block *block : blocks)
+    if (!sortTopologically(block))
+      return module.emitError()
+             << "crest-fuse-epilogues: the fused graph has a cycle";
+  return success();
+}
+
 class FuseEpiloguesPass
     : public crest::impl::CrestFuseEpiloguesPassBase<FuseEpiloguesPass> {
 public:
@@ -1019,12 +1030,8 @@ public:
         if (fuseAttentionViews(op, remarks))
           unsortedByViews.insert(block);
       }
-      for (Block *block : unsortedByViews)
-        if (!sortTopologically(block)) {
-          module.emitError() << "crest-fuse-epilogues: the fused graph has "
-                                "a cycle";
-          return signalPassFailure();
-        }
+      if (failed(sortBlocks(module, unsortedByViews)))
+        return signalPassFailure();
     }
 
     SmallVector<Operation *> contractions;
@@ -1061,12 +1068,8 @@ public:
       ++numContractionKernels;
     }
     numRefused += refused;
-    for (Block *block : unsorted)
-      if (!sortTopologically(block)) {
-        module.emitError() << "crest-fuse-epilogues: the fused graph has a "
-                              "cycle";
-        return signalPassFailure();
-      }
+    if (failed(sortBlocks(module, unsorted)))
+      return signalPassFailure();
 
     // Layer norms, softmaxes and reductions read their rows through the
     // elementwise ops and gathers that compute them and store their
@@ -1093,12 +1096,8 @@ public:
         numRowPrologueOps += fused;
       }
     }
-    for (Block *block : unsortedByRows)
-      if (!sortTopologically(block)) {
-        module.emitError() << "crest-fuse-epilogues: the fused graph has a "
-                              "cycle";
-        return signalPassFailure();
-      }
+    if (failed(sortBlocks(module, unsortedByRows)))
+      return signalPassFailure();
 
     // Chains of the remaining elementwise ops, each from its first op.
     SmallVector<Operation *> elementwise;

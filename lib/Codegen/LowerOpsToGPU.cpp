@@ -178,6 +178,30 @@ public:
   FloatType accType;
 };
 
+/// The scalar of splat constant `dense` as an element of type `elt` (the
+/// signless type unsigned data is held in: ElementwiseEmitter.h).
+TypedAttr getSplatScalar(DenseElementsAttr dense, Type elt) {
+  auto scalar = dense.getSplatValue<TypedAttr>();
+  if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
+    return IntegerAttr::get(elt, i.getValue());
+  return scalar;
+}
+
+/// The flat offset, in a tensor of shape `in` broadcast NumPy-style to
+/// `shape`, of the element at output coordinates coord(d) (d < rank of
+/// `shape`).
+Value getBroadcastOffset(Emitter &e, ArrayRef<int64_t> shape,
+                         ArrayRef<int64_t> in,
+                         function_ref<Value(int64_t)> coord) {
+  SmallVector<int64_t> inStrides = rowMajorStrides(in);
+  int64_t lead = shape.size() - in.size();
+  Value offset = e.idx(0);
+  for (int64_t d = 0; d < int64_t(in.size()); ++d)
+    if (in[d] != 1)
+      offset = e.add(offset, e.mul(coord(d + lead), inStrides[d]));
+  return offset;
+}
+
 /// A rows x R view of a tensor: element (row, r) is at
 /// (row / inner) * R * inner + r * inner + row % inner.
 struct RowLayout {
@@ -405,9 +429,7 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
         return def->emitOpError()
                << "is a non-splat constant inside a kernel; pass it as a "
                   "kernel input";
-      auto scalar = dense.getSplatValue<TypedAttr>();
-      if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
-        scalar = IntegerAttr::get(elt, i.getValue());
+      TypedAttr scalar = getSplatScalar(dense, elt);
       Value c = vec > 1 ? arith::ConstantOp::create(
                               b, loc,
                               DenseElementsAttr::get(
@@ -422,17 +444,8 @@ LogicalResult LowerOpsToGPUPass::lowerElementwise(Operation *anchor,
                                            "a constant nor computed inside";
     Value mem = flat[input - bodyInputs.begin()];
     ArrayRef<int64_t> in = tensorType(tensor).getShape();
-    Value offset;
-    if (in == shape) {
-      offset = base;
-    } else {
-      SmallVector<int64_t> inStrides = rowMajorStrides(in);
-      int64_t lead = shape.size() - in.size();
-      offset = e.idx(0);
-      for (int64_t d = 0; d < int64_t(in.size()); ++d)
-        if (in[d] != 1)
-          offset = e.add(offset, e.mul(coord(d + lead), inStrides[d]));
-    }
+    Value offset =
+        in == shape ? base : getBroadcastOffset(e, shape, in, coord);
     Value v;
     if (vec > 1 && !in.empty() && in.back() == shape.back()) {
       auto load = vector::LoadOp::create(
@@ -1564,29 +1577,19 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
   auto operandIn = [](ArrayRef<int64_t> target) {
     return [target](Emitter &e, ArrayRef<Value> flat, Value v,
                     Value o) -> Value {
-      Type elt = signless(tensorType(v).getElementType());
       DenseElementsAttr dense;
-      if (matchPattern(v, m_Constant(&dense))) {
-        auto scalar = dense.getSplatValue<TypedAttr>();
-        if (auto i = dyn_cast<IntegerAttr>(scalar); i && i.getType() != elt)
-          scalar = IntegerAttr::get(elt, i.getValue());
-        return arith::ConstantOp::create(e.b, e.loc, scalar);
-      }
+      if (matchPattern(v, m_Constant(&dense)))
+        return arith::ConstantOp::create(
+            e.b, e.loc,
+            getSplatScalar(dense, signless(tensorType(v).getElementType())));
       Value mem = flat[cast<BlockArgument>(v).getArgNumber()];
       ArrayRef<int64_t> in = tensorType(v).getShape();
       if (in == target)
         return e.load(mem, o);
       SmallVector<int64_t> strides = rowMajorStrides(target);
-      SmallVector<int64_t> inStrides = rowMajorStrides(in);
-      int64_t lead = target.size() - in.size();
-      Value offset = e.idx(0);
-      for (int64_t d = 0; d < int64_t(in.size()); ++d) {
-        if (in[d] == 1)
-          continue;
-        Value coord = e.rem(e.div(o, strides[d + lead]), target[d + lead]);
-        offset = e.add(offset, e.mul(coord, inStrides[d]));
-      }
-      return e.load(mem, offset);
+      return e.load(mem, getBroadcastOffset(e, target, in, [&](int64_t d) {
+                      return e.rem(e.div(o, strides[d]), target[d]);
+                    }));
     };
   };
   auto operandAt = operandIn(shape);

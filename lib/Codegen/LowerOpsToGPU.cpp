@@ -238,6 +238,13 @@ struct RowIO {
   /// flat offset `o` of the result.
   std::function<void(Emitter &, ArrayRef<Value> flat, Value y, Value o)>
       store;
+  /// After a reduction whose result keeps its dimensions: the ops of its
+  /// input's shape after it, for input element `o` of a row whose result
+  /// is `y` (in every lane) at flat offset `at` of the result; null when
+  /// there are none.
+  std::function<void(Emitter &, ArrayRef<Value> flat, Value y, Value at,
+                     Value o)>
+      expand;
   /// The kernel arguments the extras are stored to.
   SmallVector<unsigned> extraResults;
 };
@@ -903,8 +910,17 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
     if (kind == Kind::Mean)
       result = arith::MulFOp::create(b, loc, result,
                                      e.acc(1.0 / double(layout.r)));
+    Value y = convertElements(b, loc, result, outElt);
+    // The epilogue's ops of the input's shape: a second pass over the row.
+    if (io.expand)
+      rowLoop(e, lane, layout.r, w, {},
+              [&](Value r, ValueRange) -> SmallVector<Value> {
+                io.expand(e, flat, y, row,
+                          e.add(rowBase, e.mul(r, layout.inner)));
+                return {};
+              });
     e.enterIf(e.cmp(arith::CmpIPredicate::eq, lane, e.idx(0)));
-    io.store(e, flat, convertElements(b, loc, result, outElt), row);
+    io.store(e, flat, y, row);
   });
 }
 
@@ -1499,27 +1515,35 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
   // The prologue: elementwise ops and gathers of the input's shape before
   // the row op; the epilogue: elementwise ops of its result's shape after
   // it.
-  SmallVector<Operation *> prologue, epilogue;
+  // After a reduction that keeps its dimensions, elementwise ops of the
+  // input's shape too (the expansion: a second pass over the row).
+  bool expands = !isa<LayerNormOp, SoftmaxOp>(row) &&
+                 outShape.size() == shape.size();
+  SmallVector<Operation *> prologue, epilogue, expansion;
   for (Operation &op : body.without_terminator()) {
     if (matchPattern(&op, m_Constant()) || &op == row)
       continue;
     bool after = row->isBeforeInBlock(&op);
     bool elementwise = op.hasTrait<crest::OpTrait::Elementwise>();
-    if (!after && (isa<GatherOp>(op) || elementwise) &&
-        tensorType(op.getResult(0)).getShape() == shape) {
+    ArrayRef<int64_t> result = tensorType(op.getResult(0)).getShape();
+    if (!after && (isa<GatherOp>(op) || elementwise) && result == shape) {
       prologue.push_back(&op);
       continue;
     }
-    if (after && elementwise &&
-        tensorType(op.getResult(0)).getShape() == outShape) {
+    if (after && elementwise && result == outShape) {
       epilogue.push_back(&op);
+      continue;
+    }
+    if (after && elementwise && expands && result == shape) {
+      expansion.push_back(&op);
       continue;
     }
     return op.emitOpError()
            << "cannot join the kernel of " << row->getName()
            << ": only elementwise ops and gathers of its input's shape may "
               "come before it, and elementwise ops of its result's shape "
-              "after it";
+              "(or, after a reduction keeping its dimensions, of its "
+              "input's) after it";
   }
   auto isOperand = [&](Value v) {
     DenseElementsAttr dense;
@@ -1530,11 +1554,15 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
     Operation *def = v.getDefiningOp();
     return def && llvm::is_contained(ops, def);
   };
-  for (Operation *op : llvm::concat<Operation *>(prologue, epilogue))
+  for (Operation *op :
+       llvm::concat<Operation *>(prologue, epilogue, expansion))
     for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-      bool computed = llvm::is_contained(prologue, op)
-                          ? computedBy(v, prologue)
-                          : computedBy(v, epilogue) || v == rowResult;
+      bool computed =
+          llvm::is_contained(prologue, op)
+              ? computedBy(v, prologue)
+              : computedBy(v, epilogue) || v == rowResult ||
+                    (llvm::is_contained(expansion, op) &&
+                     computedBy(v, expansion));
       if (isa<GatherOp>(op) ? !isa<BlockArgument>(v)
                             : !(computed || isOperand(v)))
         return op->emitOpError()
@@ -1554,10 +1582,14 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
   auto yield = cast<YieldOp>(body.getTerminator());
   unsigned numInputs = body.getNumArguments();
   RowIO io;
-  SmallVector<std::pair<Value, unsigned>> resultStores;
+  SmallVector<std::pair<Value, unsigned>> resultStores, expansionStores;
   for (auto [i, v] : llvm::enumerate(yield.getValues())) {
     if (v == rowResult || computedBy(v, epilogue)) {
       resultStores.push_back({v, numInputs + i});
+      continue;
+    }
+    if (computedBy(v, expansion)) {
+      expansionStores.push_back({v, numInputs + i});
       continue;
     }
     if (!computedBy(v, prologue))
@@ -1566,7 +1598,7 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
              << ", which is computed by none of its ops";
     io.extraResults.push_back(numInputs + i);
   }
-  if (resultStores.empty())
+  if (resultStores.empty() && expansionStores.empty())
     return yield.emitOpError()
            << "of a row kernel must yield the result of " << row->getName()
            << " or of an op after it";
@@ -1633,23 +1665,47 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
     return valueOf(input);
   };
   io.operand = operandAt;
-  io.store = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value o) {
-    IRMapping values;
+  // The epilogue's values for the result element `y` at `o`.
+  auto evaluateEpilogue = [&](Emitter &e, ArrayRef<Value> flat, Value y,
+                              Value o, IRMapping &values) {
     values.map(rowResult, y);
-    auto valueOf = [&](Value v) {
-      if (Value computed = values.lookupOrNull(v))
-        return computed;
-      return resultOperandAt(e, flat, v, o);
-    };
     for (Operation *op : epilogue) {
       SmallVector<Value> operands;
-      for (Value v : op->getOperands())
-        operands.push_back(valueOf(v));
+      for (Value v : op->getOperands()) {
+        Value computed = values.lookupOrNull(v);
+        operands.push_back(computed ? computed
+                                    : resultOperandAt(e, flat, v, o));
+      }
       values.map(op->getResult(0), apply(e, op, operands));
     }
+  };
+  io.store = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value o) {
+    IRMapping values;
+    evaluateEpilogue(e, flat, y, o, values);
     for (auto [v, arg] : resultStores)
       e.store(values.lookup(v), flat[arg], o);
   };
+  // The expansion reads the row's result and epilogue values (one per
+  // row: the result element `row` of every input element of the row)
+  // and kernel inputs at the input element `o`.
+  if (!expansion.empty())
+    io.expand = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value at,
+                    Value o) {
+      IRMapping values;
+      // Of the row's own result element (evaluated per element of the
+      // row; loop-invariant, so hoisted).
+      evaluateEpilogue(e, flat, y, at, values);
+      for (Operation *op : expansion) {
+        SmallVector<Value> operands;
+        for (Value v : op->getOperands()) {
+          Value computed = values.lookupOrNull(v);
+          operands.push_back(computed ? computed : operandAt(e, flat, v, o));
+        }
+        values.map(op->getResult(0), apply(e, op, operands));
+      }
+      for (auto [v, arg] : expansionStores)
+        e.store(values.lookup(v), flat[arg], o);
+    };
   LogicalResult lowered =
       llvm::TypeSwitch<Operation *, LogicalResult>(row)
           .Case([&](LayerNormOp norm) {

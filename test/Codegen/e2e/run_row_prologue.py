@@ -170,14 +170,14 @@ def pool_of_silu():
 
 
 @case
-def rms_statistic():
-    """An RMS norm written out: x * (1 / sqrt(mean(x^2) + eps)). The
-    squares, the mean, + eps, sqrt and the reciprocal are one kernel (its
-    epilogue runs once per row); the final multiply, of the input's size,
-    is another."""
+def rms_norm():
+    """An RMS norm written out, as exported models have it:
+    x * (1 / sqrt(mean(x^2) + eps)) * g. The squares, the mean, + eps,
+    sqrt and the reciprocal run once per row; the multiplies by x and g, of
+    the input's shape, in a second pass over the row: one kernel."""
     t = ty((6, 320), "f32")
     c = ty((6, 1), "f32")
-    inputs = [("x", (6, 320), "f32")]
+    inputs = [("x", (6, 320), "f32"), ("g", (320,), "f32")]
     lines = [
         f"%eps = arith.constant dense<1.0e-3> : {c}",
         f"%one = arith.constant dense<1.0> : {c}",
@@ -186,16 +186,40 @@ def rms_statistic():
         f"%v = crest.add %m, %eps : {c}, {c} -> {c}",
         f"%r = crest.sqrt %v : {c}",
         f"%i = crest.div %one, %r : {c}, {c} -> {c}",
-        f"%y = crest.mul %x, %i : {t}, {c} -> {t}",
+        f"%n = crest.mul %x, %i : {t}, {c} -> {t}",
+        f"%y = crest.mul %n, %g : {t}, {ty((320,), 'f32')} -> {t}",
     ]
 
     def reference(v):
         x = v["x"]
         i = 1 / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-3)
-        return {"y": x * i, "i": i}
+        return {"y": x * i * v["g"], "i": i}
 
     return inputs, lines, [("y", "%y", t), ("i", "%i", c)], reference, {}, \
-        ["mul+reduce_mean+add+sqrt+div", "mul"]
+        ["mul+reduce_mean+add+sqrt+div+mul+mul"]
+
+
+@case
+def excite_in_pool():
+    """Squeeze-and-excitation without convolutions: the channel means of
+    x, their sigmoid, and x scaled by it (a second pass over each
+    channel's pixels), all in the pool's kernel."""
+    t = ty((2, 8, 7, 7), "f32")
+    p = ty((2, 8, 1, 1), "f32")
+    inputs = [("x", (2, 8, 7, 7), "f32")]
+    lines = [
+        f"%p = crest.global_avg_pool2d %x : {t} -> {p}",
+        f"%s = crest.sigmoid %p : {p}",
+        f"%y = crest.mul %x, %s : {t}, {p} -> {t}",
+    ]
+
+    def reference(v):
+        x = v["x"]
+        s = 1 / (1 + np.exp(-x.mean(axis=(2, 3), keepdims=True)))
+        return {"y": x * s}
+
+    return inputs, lines, [("y", "%y", t)], reference, {}, \
+        ["global_avg_pool2d+sigmoid+mul"]
 
 
 @case

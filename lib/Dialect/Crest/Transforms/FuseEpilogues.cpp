@@ -832,12 +832,20 @@ constexpr unsigned kMaxRowEpilogue = 8;
 /// in program order, given its `prologue`: outside kernels, in its block,
 /// each reading a value of the row op or of the epilogue, with a result of
 /// the row op's result shape (applied once per result element as it is
-/// stored), and no operand that is a prologue value or depends on the
-/// group through an op outside it (the kernel would depend on itself).
+/// stored) or, after a reduction that keeps its dimensions, of its input's
+/// shape (applied to every element of the row in a second pass over it:
+/// an RMS norm's `x * rsqrt(...)`), and no operand that is a prologue
+/// value or depends on the group through an op outside it (the kernel
+/// would depend on itself).
 SmallVector<Operation *> collectRowEpilogue(Operation *row,
                                             ArrayRef<Operation *> prologue,
                                             const FusionLimits &limits) {
   ArrayRef<int64_t> shape = tensorType(row->getResult(0)).getShape();
+  ArrayRef<int64_t> inputShape = tensorType(row->getOperand(0)).getShape();
+  // A reduction whose result keeps the reduced dimensions (size 1)
+  // broadcasts back to its input row by row.
+  bool expands = !isa<LayerNormOp, SoftmaxOp>(row) &&
+                 shape.size() == inputShape.size();
   DenseSet<Value> group = {row->getResult(0)};
   DenseSet<Value> avoid; // prologue values and what depends on the group
   for (Operation *op : prologue)
@@ -866,9 +874,15 @@ SmallVector<Operation *> collectRowEpilogue(Operation *row,
       if (usesAvoided) {
         refuse(&op, "an operand is a value of its prologue or depends on the "
                     "kernel's own values through an op outside it");
-      } else if (tensorType(op.getResult(0)).getShape() != shape) {
-        refuse(&op, "its result is larger than the row op's: each of its "
-                    "result elements would be computed more than once");
+      } else if (ArrayRef<int64_t> result =
+                     tensorType(op.getResult(0)).getShape();
+                 result != shape && (!expands || result != inputShape)) {
+        refuse(&op, expands
+                        ? "its result is neither the row op's shape nor its "
+                          "input's"
+                        : "its result is larger than the row op's: each of "
+                          "its result elements would be computed more than "
+                          "once");
       } else if (epilogue.size() == kMaxRowEpilogue) {
         refuse(&op, "the epilogue has " + Twine(kMaxRowEpilogue) +
                         " ops already");

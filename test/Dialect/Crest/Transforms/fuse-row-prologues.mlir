@@ -115,29 +115,44 @@ func.func @pool_after_conv(%x: tensor<1x8x4x4xf32>, %w: tensor<16x8x1x1xf32>) ->
 // -----
 
 // An RMS norm written out: the squares, their mean, + eps, sqrt and the
-// reciprocal are one kernel; the final multiply has the input's shape
-// (larger than the mean's) and reads the reciprocal as a kernel result.
+// reciprocal run once per row, the multiplies by x and by the weight (of
+// the input's shape) in a second pass over the row: one kernel.
 // CHECK-LABEL: func.func @rms_norm
-// CHECK: %[[K:.*]] = crest.kernel ins(%{{.*}} : tensor<8x256xf32>) -> tensor<8x1xf32>
+// CHECK: %[[K:.*]] = crest.kernel ins(%{{.*}}, %{{.*}} : tensor<8x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
 // CHECK: crest.mul
 // CHECK-NEXT: crest.reduce_mean
 // CHECK: crest.add
 // CHECK-NEXT: crest.sqrt
 // CHECK: crest.div
-// CHECK-NEXT: crest.yield
-// CHECK: crest.mul %{{.*}}, %[[K]]
-func.func @rms_norm(%x: tensor<8x256xf32>) -> tensor<8x256xf32> {
+// CHECK-NEXT: crest.mul
+// CHECK-NEXT: %[[Y:.*]] = crest.mul
+// CHECK-NEXT: crest.yield %[[Y]]
+// CHECK: return %[[K]]
+func.func @rms_norm(%x: tensor<8x256xf32>, %g: tensor<256xf32>) -> tensor<8x256xf32> {
   %eps = arith.constant dense<1.0e-6> : tensor<8x1xf32>
   %one = arith.constant dense<1.0> : tensor<8x1xf32>
   %q = crest.mul %x, %x : tensor<8x256xf32>, tensor<8x256xf32> -> tensor<8x256xf32>
-  // expected-remark @below {{reads its input through 1 op(s) and stores its result through 3 op(s), which join its kernel}}
+  // expected-remark @below {{reads its input through 1 op(s) and stores its result through 5 op(s), which join its kernel}}
   %m = crest.reduce_mean %q dims [1] keep_dims : tensor<8x256xf32> -> tensor<8x1xf32>
   %v = crest.add %m, %eps : tensor<8x1xf32>, tensor<8x1xf32> -> tensor<8x1xf32>
   %r = crest.sqrt %v : tensor<8x1xf32>
   %i = crest.div %one, %r : tensor<8x1xf32>, tensor<8x1xf32> -> tensor<8x1xf32>
-  // expected-remark @below {{not fused into the kernel of 'crest.reduce_mean': its result is larger than the row op's: each of its result elements would be computed more than once}}
-  %y = crest.mul %x, %i : tensor<8x256xf32>, tensor<8x1xf32> -> tensor<8x256xf32>
+  %n = crest.mul %x, %i : tensor<8x256xf32>, tensor<8x1xf32> -> tensor<8x256xf32>
+  %y = crest.mul %n, %g : tensor<8x256xf32>, tensor<256xf32> -> tensor<8x256xf32>
   return %y : tensor<8x256xf32>
+}
+
+// -----
+
+// Without keep_dims the mean does not broadcast back to its rows: the add
+// of the input's size stays a kernel of its own.
+// CHECK-LABEL: func.func @no_keep_dims
+// CHECK-NOT: crest.kernel
+func.func @no_keep_dims(%x: tensor<8x256xf32>, %z: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %m = crest.reduce_mean %x dims [1] : tensor<8x256xf32> -> tensor<8xf32>
+  // expected-remark @below {{not fused into the kernel of 'crest.reduce_mean': its result is larger than the row op's: each of its result elements would be computed more than once}}
+  %t = crest.add %m, %z : tensor<8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %t : tensor<8x8xf32>
 }
 
 // -----

@@ -157,7 +157,10 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     result's shape and no operand that is a prologue value or depends on
     the kernel through an op outside it, join the kernel as its epilogue
     (at most eight; applied as each result element is stored: a cast
-    after a layer norm, the `+ eps` and `sqrt` after a mean of squares).
+    after a layer norm, the `+ eps` and `sqrt` after a mean of squares);
+    after a reduction that keeps its dimensions, ops of its input's shape
+    too, applied in a second pass over the row (an RMS norm's
+    `x * rsqrt(...)`).
     With `remarks` a refusal says why.
 
     ```sh

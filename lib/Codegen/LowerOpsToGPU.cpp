@@ -216,7 +216,6 @@ struct StridedMap {
   int64_t base = 0;
 };
 
-
 /// How a row kernel (softmax, layer_norm, a reduction) reads its op's
 /// operands and stores its result: for a standalone op its operands and
 /// result are the kernel's arguments; in a crest.kernel the op's input is

@@ -105,6 +105,9 @@ crest_compiler_session_destroy(crest_compiler_session *session);
  *                        the ops computing a layer norm's, softmax's or
  *                        reduction's input into its row loads; "0" keeps
  *                        them as kernels (docs/Codegen.md)
+ *   fuse-rows            "1" (default): the elementwise ops around a layer
+ *                        norm, softmax or reduction fuse into its kernel;
+ *                        "0" keeps them as kernels (docs/Codegen.md)
  *   calibration          precision fp8/auto: the calibration input sets'
  *                        directory
  *   fp8-margin           precision fp8/auto: activation margin in bits,

@@ -12,7 +12,9 @@ configuration suffices; the script runs the first one twice to check.
                           [--target gfx942] [--models mlp,tiny_encoder,...]
 
 prints one row per model and precision, then per GEMM shape (M x K x N;
-projected with --timing-only):
+projected with --timing-only), then per row group (an RMS norm written
+out, an add and a layer norm; M x N, --fuse-rows against
+--fuse-rows=false):
   model precision: launches B -> A, modelled B us -> A us (kernels B -> A)
 """
 import argparse
@@ -38,29 +40,87 @@ CAST_GEMM = """func.func @mm(%x: tensor<{m}x{k}xf32> {{crest.name = "x"}},
 """
 
 
-def measure_gemm(build, shape, target, prologues, tmp):
+# Row groups: an RMS norm written out (as exported models have it) and a
+# residual add before a layer norm, with --fuse-rows (the default) and,
+# as the baseline, without.
+RMS_NORM = """func.func @rms(%x: tensor<{m}x{n}xf32> {{crest.name = "x"}},
+             %w: tensor<{n}xf32> {{crest.name = "w"}})
+    -> (tensor<{m}x{n}xf32> {{crest.name = "y"}}) {{
+  %eps = arith.constant dense<1.0e-6> : tensor<{m}x1xf32>
+  %one = arith.constant dense<1.0> : tensor<{m}x1xf32>
+  %q = crest.mul %x, %x : tensor<{m}x{n}xf32>, tensor<{m}x{n}xf32> -> tensor<{m}x{n}xf32>
+  %m = crest.reduce_mean %q dims [1] keep_dims : tensor<{m}x{n}xf32> -> tensor<{m}x1xf32>
+  %v = crest.add %m, %eps : tensor<{m}x1xf32>, tensor<{m}x1xf32> -> tensor<{m}x1xf32>
+  %r = crest.sqrt %v : tensor<{m}x1xf32>
+  %i = crest.div %one, %r : tensor<{m}x1xf32>, tensor<{m}x1xf32> -> tensor<{m}x1xf32>
+  %y0 = crest.mul %x, %i : tensor<{m}x{n}xf32>, tensor<{m}x1xf32> -> tensor<{m}x{n}xf32>
+  %y = crest.mul %y0, %w : tensor<{m}x{n}xf32>, tensor<{n}xf32> -> tensor<{m}x{n}xf32>
+  return %y : tensor<{m}x{n}xf32>
+}}
+"""
+ADD_NORM = """func.func @addnorm(%x: tensor<{m}x{n}xf32> {{crest.name = "x"}},
+             %w: tensor<{m}x{n}xf32> {{crest.name = "w"}})
+    -> (tensor<{m}x{n}xf32> {{crest.name = "y"}},
+        tensor<{m}x{n}xf32> {{crest.name = "s"}}) {{
+  %one = arith.constant dense<1.0> : tensor<{n}xf32>
+  %s = crest.add %x, %w : tensor<{m}x{n}xf32>, tensor<{m}x{n}xf32> -> tensor<{m}x{n}xf32>
+  %y = crest.layer_norm %s, %one : tensor<{m}x{n}xf32>, tensor<{n}xf32> -> tensor<{m}x{n}xf32>
+  return %y, %s : tensor<{m}x{n}xf32>, tensor<{m}x{n}xf32>
+}}
+"""
+ROWS = [("rms-norm", RMS_NORM, (1, 4096)), ("rms-norm", RMS_NORM, (128, 1024)), ("rms-norm", RMS_NORM, (1, 1024)), ("rms-norm", RMS_NORM, (512, 768)),
+        ("rms-norm", RMS_NORM, (128, 4096)), ("add+layer-norm", ADD_NORM,
+                                              (128, 256)),
+        ("add+layer-norm", ADD_NORM, (128, 1024))]
+
+
+def measure_graph(build, name, text, inputs, target, flags, tmp):
+    """Compiles the graph `text` with `flags`, runs it on the emulator with
+    the arrays `inputs` (name -> array) under --timing-only and returns
+    (launches, modelled us, modelled us in kernels)."""
     import numpy as np
-    m, k, n = shape
-    name = os.path.join(tmp, "gemm-%dx%dx%d" % shape)
+    name = os.path.join(tmp, name)
     with open(name + ".mlir", "w") as f:
-        f.write(CAST_GEMM.format(m=m, k=k, n=n))
-    rng = np.random.default_rng(1)
-    np.save(name + "-x.npy", rng.standard_normal((m, k)).astype(np.float32))
-    np.save(name + "-w.npy", rng.standard_normal((k, n)).astype(np.float16))
-    package = "%s-%d.crest" % (name, prologues)
+        f.write(text)
+    command = [os.path.join(build, "bin", "crest-run"), name + ".crest",
+               "--device=emu", "--timing", "--timing-only"]
+    for key, value in inputs.items():
+        np.save("%s-%s.npy" % (name, key), value)
+        command += ["--input", "%s=%s-%s.npy" % (key, name, key)]
     subprocess.run([os.path.join(build, "bin", "crest-compile"),
-                    name + ".mlir", "--target=" + target,
-                    "--fuse-prologues=" + ("true" if prologues else "false"),
-                    "-o", package], check=True)
-    out = subprocess.run(
-        [os.path.join(build, "bin", "crest-run"), package, "--device=emu",
-         "--timing", "--timing-only", "--input", "x=%s-x.npy" % name,
-         "--input", "w=%s-w.npy" % name],
-        check=True, capture_output=True, text=True).stdout
+                    name + ".mlir", "--target=" + target, "-o",
+                    name + ".crest"] + flags, check=True)
+    out = subprocess.run(command, check=True, capture_output=True,
+                         text=True).stdout
     match = SUMMARY.search(out)
     if not match:
         sys.exit("no timing summary in crest-run's output:\n" + out)
     return int(match.group(1)), float(match.group(2)), float(match.group(3))
+
+
+def measure_gemm(build, shape, target, prologues, tmp):
+    import numpy as np
+    m, k, n = shape
+    rng = np.random.default_rng(1)
+    inputs = {"x": rng.standard_normal((m, k)).astype(np.float32),
+              "w": rng.standard_normal((k, n)).astype(np.float16)}
+    return measure_graph(
+        build, "gemm-%dx%dx%d-%d" % (shape + (prologues,)),
+        CAST_GEMM.format(m=m, k=k, n=n), inputs, target,
+        ["--fuse-prologues=" + ("true" if prologues else "false")], tmp)
+
+
+def measure_rows(build, kind, text, shape, target, rows, tmp):
+    import numpy as np
+    m, n = shape
+    rng = np.random.default_rng(2)
+    w_shape = (n,) if text is RMS_NORM else (m, n)
+    inputs = {"x": rng.standard_normal((m, n)).astype(np.float32),
+              "w": rng.standard_normal(w_shape).astype(np.float32)}
+    return measure_graph(
+        build, "%s-%dx%d-%d" % (kind, m, n, rows), text.format(m=m, n=n),
+        inputs, target, ["--fuse-rows=" + ("true" if rows else "false")],
+        tmp)
 SUMMARY = re.compile(r"(\d+) launch(?:es)?, ([0-9.]+) us modelled = ([0-9.]+) us "
                      r"in kernels")
 
@@ -97,6 +157,8 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--no-gemms", action="store_true",
                         help="skip the cast-operand GEMMs")
+    parser.add_argument("--no-rows", action="store_true",
+                        help="skip the row groups (RMS and layer norms)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         checked = False
@@ -125,6 +187,16 @@ def main():
                   "-> %.2f us (kernels %.2f -> %.2f us)" % (
                       shape + (before[0], after[0], before[1], after[1],
                                before[2], after[2])), flush=True)
+        for kind, text, shape in [] if args.no_rows else ROWS:
+            before = measure_rows(args.build, kind, text, shape, args.target,
+                                  False, tmp)
+            after = measure_rows(args.build, kind, text, shape, args.target,
+                                 True, tmp)
+            print("%s %dx%d: launches %d -> %d, modelled %.2f us -> %.2f us "
+                  "(kernels %.2f -> %.2f us)" % (
+                      (kind,) + shape + (before[0], after[0], before[1],
+                                         after[1], before[2], after[2])),
+                  flush=True)
     return 0
 
 

@@ -237,13 +237,6 @@ struct RowIO {
   /// flat offset `o` of the result.
   std::function<void(Emitter &, ArrayRef<Value> flat, Value y, Value o)>
       store;
-  /// After a reduction whose result keeps its dimensions: the ops of its
-  /// input's shape after it, for input element `o` of a row whose result
-  /// is `y` (in every lane) at flat offset `at` of the result; null when
-  /// there are none.
-  std::function<void(Emitter &, ArrayRef<Value> flat, Value y, Value at,
-                     Value o)>
-      expand;
   /// The kernel arguments the extras are stored to.
   SmallVector<unsigned> extraResults;
 };
@@ -898,28 +891,30 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
         return arith::AddFOp::create(b, loc, x, y);
       }
     };
-    // Each element is read once: its prologue values are stored there.
-    Value acc = rowLoop(
-        e, lane, layout.r, w, {e.acc(init)},
-        [&](Value r, ValueRange acc) -> SmallVector<Value> {
-          Value at = e.add(rowBase, e.mul(r, layout.inner));
-          return {combine(acc[0], loadThrough(e, io, flat, at, true))};
-        })[0];
+    auto at = [&](Value r) { return e.add(rowBase, e.mul(r, layout.inner)); };
+    // Each element is read once: its prologue values are stored there. A
+    // short row is read as one batch of independent loads (cacheRow, the
+    // elements combined in rowLoop's order: the same bits), a long one
+    // lane-strided.
+    Value acc;
+    if (isCachedRow(layout.r, w)) {
+      CachedRow cachedRow =
+          cacheRowThrough(e, io, flat, lane, layout.r, w, at);
+      acc = cachedRow.reduce(e, e.acc(init), combine,
+                             [&](unsigned i) { return cachedRow.x[i]; });
+    } else {
+      acc = rowLoop(e, lane, layout.r, w, {e.acc(init)},
+                    [&](Value r, ValueRange acc) -> SmallVector<Value> {
+                      return {combine(acc[0],
+                                      loadThrough(e, io, flat, at(r), true))};
+                    })[0];
+    }
     Value result = e.waveAllReduce(acc, w, combine);
     if (kind == Kind::Mean)
       result = arith::MulFOp::create(b, loc, result,
                                      e.acc(1.0 / double(layout.r)));
-    Value y = convertElements(b, loc, result, outElt);
-    // The epilogue's ops of the input's shape: a second pass over the row.
-    if (io.expand)
-      rowLoop(e, lane, layout.r, w, {},
-              [&](Value r, ValueRange) -> SmallVector<Value> {
-                io.expand(e, flat, y, row,
-                          e.add(rowBase, e.mul(r, layout.inner)));
-                return {};
-              });
     e.enterIf(e.cmp(arith::CmpIPredicate::eq, lane, e.idx(0)));
-    io.store(e, flat, y, row);
+    io.store(e, flat, convertElements(b, loc, result, outElt), row);
   });
 }
 
@@ -1514,35 +1509,27 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
   // The prologue: elementwise ops and gathers of the input's shape before
   // the row op; the epilogue: elementwise ops of its result's shape after
   // it.
-  // After a reduction that keeps its dimensions, elementwise ops of the
-  // input's shape too (the expansion: a second pass over the row).
-  bool expands = !isa<LayerNormOp, SoftmaxOp>(row) &&
-                 outShape.size() == shape.size();
-  SmallVector<Operation *> prologue, epilogue, expansion;
+  SmallVector<Operation *> prologue, epilogue;
   for (Operation &op : body.without_terminator()) {
     if (matchPattern(&op, m_Constant()) || &op == row)
       continue;
     bool after = row->isBeforeInBlock(&op);
     bool elementwise = op.hasTrait<crest::OpTrait::Elementwise>();
-    ArrayRef<int64_t> result = tensorType(op.getResult(0)).getShape();
-    if (!after && (isa<GatherOp>(op) || elementwise) && result == shape) {
+    if (!after && (isa<GatherOp>(op) || elementwise) &&
+        tensorType(op.getResult(0)).getShape() == shape) {
       prologue.push_back(&op);
       continue;
     }
-    if (after && elementwise && result == outShape) {
+    if (after && elementwise &&
+        tensorType(op.getResult(0)).getShape() == outShape) {
       epilogue.push_back(&op);
-      continue;
-    }
-    if (after && elementwise && expands && result == shape) {
-      expansion.push_back(&op);
       continue;
     }
     return op.emitOpError()
            << "cannot join the kernel of " << row->getName()
            << ": only elementwise ops and gathers of its input's shape may "
               "come before it, and elementwise ops of its result's shape "
-              "(or, after a reduction keeping its dimensions, of its "
-              "input's) after it";
+              "after it";
   }
   auto isOperand = [&](Value v) {
     DenseElementsAttr dense;
@@ -1553,15 +1540,11 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
     Operation *def = v.getDefiningOp();
     return def && llvm::is_contained(ops, def);
   };
-  for (Operation *op :
-       llvm::concat<Operation *>(prologue, epilogue, expansion))
+  for (Operation *op : llvm::concat<Operation *>(prologue, epilogue))
     for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-      bool computed =
-          llvm::is_contained(prologue, op)
-              ? computedBy(v, prologue)
-              : computedBy(v, epilogue) || v == rowResult ||
-                    (llvm::is_contained(expansion, op) &&
-                     computedBy(v, expansion));
+      bool computed = llvm::is_contained(prologue, op)
+                          ? computedBy(v, prologue)
+                          : computedBy(v, epilogue) || v == rowResult;
       if (isa<GatherOp>(op) ? !isa<BlockArgument>(v)
                             : !(computed || isOperand(v)))
         return op->emitOpError()
@@ -1581,14 +1564,10 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
   auto yield = cast<YieldOp>(body.getTerminator());
   unsigned numInputs = body.getNumArguments();
   RowIO io;
-  SmallVector<std::pair<Value, unsigned>> resultStores, expansionStores;
+  SmallVector<std::pair<Value, unsigned>> resultStores;
   for (auto [i, v] : llvm::enumerate(yield.getValues())) {
     if (v == rowResult || computedBy(v, epilogue)) {
       resultStores.push_back({v, numInputs + i});
-      continue;
-    }
-    if (computedBy(v, expansion)) {
-      expansionStores.push_back({v, numInputs + i});
       continue;
     }
     if (!computedBy(v, prologue))
@@ -1597,7 +1576,7 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
              << ", which is computed by none of its ops";
     io.extraResults.push_back(numInputs + i);
   }
-  if (resultStores.empty() && expansionStores.empty())
+  if (resultStores.empty())
     return yield.emitOpError()
            << "of a row kernel must yield the result of " << row->getName()
            << " or of an op after it";
@@ -1664,47 +1643,23 @@ LogicalResult LowerOpsToGPUPass::lowerRowGroup(KernelOp kernel,
     return valueOf(input);
   };
   io.operand = operandAt;
-  // The epilogue's values for the result element `y` at `o`.
-  auto evaluateEpilogue = [&](Emitter &e, ArrayRef<Value> flat, Value y,
-                              Value o, IRMapping &values) {
-    values.map(rowResult, y);
-    for (Operation *op : epilogue) {
-      SmallVector<Value> operands;
-      for (Value v : op->getOperands()) {
-        Value computed = values.lookupOrNull(v);
-        operands.push_back(computed ? computed
-                                    : resultOperandAt(e, flat, v, o));
-      }
-      values.map(op->getResult(0), apply(e, op, operands));
-    }
-  };
   io.store = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value o) {
     IRMapping values;
-    evaluateEpilogue(e, flat, y, o, values);
+    values.map(rowResult, y);
+    auto valueOf = [&](Value v) {
+      if (Value computed = values.lookupOrNull(v))
+        return computed;
+      return resultOperandAt(e, flat, v, o);
+    };
+    for (Operation *op : epilogue) {
+      SmallVector<Value> operands;
+      for (Value v : op->getOperands())
+        operands.push_back(valueOf(v));
+      values.map(op->getResult(0), apply(e, op, operands));
+    }
     for (auto [v, arg] : resultStores)
       e.store(values.lookup(v), flat[arg], o);
   };
-  // The expansion reads the row's result and epilogue values (one per
-  // row: the result element `row` of every input element of the row)
-  // and kernel inputs at the input element `o`.
-  if (!expansion.empty())
-    io.expand = [&](Emitter &e, ArrayRef<Value> flat, Value y, Value at,
-                    Value o) {
-      IRMapping values;
-      // Of the row's own result element (evaluated per element of the
-      // row; loop-invariant, so hoisted).
-      evaluateEpilogue(e, flat, y, at, values);
-      for (Operation *op : expansion) {
-        SmallVector<Value> operands;
-        for (Value v : op->getOperands()) {
-          Value computed = values.lookupOrNull(v);
-          operands.push_back(computed ? computed : operandAt(e, flat, v, o));
-        }
-        values.map(op->getResult(0), apply(e, op, operands));
-      }
-      for (auto [v, arg] : expansionStores)
-        e.store(values.lookup(v), flat[arg], o);
-    };
   LogicalResult lowered =
       llvm::TypeSwitch<Operation *, LogicalResult>(row)
           .Case([&](LayerNormOp norm) {

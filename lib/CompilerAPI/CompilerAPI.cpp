@@ -274,6 +274,9 @@ crest_compiler_session_set_option(crest_compiler_session *session,
   } else if (option == "fuse-prologues") {
     if (!parseFlag(text, options.fusePrologues))
       return bad("0 or 1");
+  } else if (option == "fuse-rows") {
+    if (!parseFlag(text, options.fuseRows))
+      return bad("0 or 1");
   } else if (option == "calibration") {
     options.calibrationDir = text.str();
   } else if (option == "fp8-margin") {
@@ -298,7 +301,8 @@ crest_compiler_session_set_option(crest_compiler_session *session,
         "unknown option '" + option +
         "'; known options: target, emit, precision, onnx-dims, "
         "code-object-version, opt-level, wave-size, report, fuse-attention, "
-        "fuse-prologues, calibration, fp8-margin, fp8-per-channel, "
+        "fuse-prologues, fuse-rows, calibration, fp8-margin, "
+        "fp8-per-channel, "
         "precision-plan, precision-budget, holdout");
   }
   return nullptr;

@@ -361,6 +361,7 @@ crest::compile(mlir::MLIRContext &context, SourceMgr &sourceMgr,
     codegen.fusionRemarks = opts.fusionRemarks;
     codegen.fuseAttention = opts.fuseAttention;
     codegen.fusePrologues = opts.fusePrologues;
+    codegen.fuseRows = opts.fuseRows;
     buildCrestCodegenPipeline(pm, codegen, measurer);
     bool lowered = succeeded(pm.run(*module));
     // What was measured stays measured, even when a later pass fails.

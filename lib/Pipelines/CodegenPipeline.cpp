@@ -37,6 +37,7 @@ void crest::addCrestCodegenPasses(OpPassManager &pm,
   CrestFuseEpiloguesPassOptions fuse;
   fuse.remarks = options.fusionRemarks;
   fuse.prologues = options.fusePrologues;
+  fuse.rows = options.fuseRows;
   pm.addPass(createCrestFuseEpiloguesPass(fuse));
   CrestSelectConfigPassOptions select;
   select.tune = options.tune;

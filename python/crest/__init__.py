@@ -173,7 +173,7 @@ def compile(source, target=None, precision=None, onnx_dims=None,
             emit="package", format=None, name=None, report=True,
             code_object_version=None, opt_level=None, wave_size=None,
             fuse_attention=None, calibration=None, precision_budget=None,
-            holdout=None, fuse_prologues=None):
+            holdout=None, fuse_prologues=None, fuse_rows=None):
     """Compiles a model and returns a Package.
 
     source: a path (str or os.PathLike; ".onnx" files are ONNX, others
@@ -193,6 +193,9 @@ def compile(source, target=None, precision=None, onnx_dims=None,
         contraction operands, and the ops computing a layer norm's,
         softmax's or reduction's input, as kernels of their own (default
         True; docs/Codegen.md).
+    fuse_rows: False keeps the elementwise ops around layer norms,
+        softmaxes and reductions as kernels of their own (default True;
+        docs/Codegen.md).
     calibration, holdout: precision "fp8"/"auto": directories of input sets;
         precision_budget: precision "auto"'s loss budget (docs/Precision.md).
     Raises CompileError (with the message and location of the diagnostics)
@@ -235,6 +238,8 @@ def compile(source, target=None, precision=None, onnx_dims=None,
         options["fuse-attention"] = "1" if fuse_attention else "0"
     if fuse_prologues is not None:
         options["fuse-prologues"] = "1" if fuse_prologues else "0"
+    if fuse_rows is not None:
+        options["fuse-rows"] = "1" if fuse_rows else "0"
 
 
     lib = _compiler_lib()

@@ -169,6 +169,12 @@ static cl::opt<bool> fusePrologues(
              "computing a layer norm's, softmax's or reduction's input "
              "into its row loads (default true)"),
     cl::cat(category));
+static cl::opt<bool> fuseRows(
+    "fuse-rows", cl::init(true),
+    cl::desc("Fuse the elementwise ops and gathers around a layer norm, "
+             "softmax or reduction into its kernel: its row prologue (with "
+             "--fuse-prologues) and epilogue (default true)"),
+    cl::cat(category));
 // For tests that prove the barriers necessary: drop the N-th barrier
 // crest-insert-barriers would place (and skip crest-verify-barriers).
 static cl::opt<unsigned> testingDropBarrier(
@@ -273,6 +279,7 @@ struct DriverOptions {
   bool tuneOptionsGiven; ///< --tune-candidates or --tune-cache
   bool fuseAttention;
   bool fusePrologues;
+  bool fuseRows;
 };
 
 static DriverOptions copyOptions() {
@@ -318,7 +325,8 @@ static DriverOptions copyOptions() {
       tuneCache,
       tuneCandidates.getNumOccurrences() || tuneCache.getNumOccurrences(),
       fuseAttention,
-      fusePrologues};
+      fusePrologues,
+      fuseRows};
 }
 
 static int fail(const Twine &message) {
@@ -468,6 +476,7 @@ static int run(int argc, char **argv) {
   options.fusionRemarks = opts.fusionRemarks;
   options.fuseAttention = opts.fuseAttention;
   options.fusePrologues = opts.fusePrologues;
+  options.fuseRows = opts.fuseRows;
   options.format = opts.format;
   options.precision = opts.precision;
   options.onnxDims = opts.onnxDims;

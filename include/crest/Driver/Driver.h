@@ -81,6 +81,9 @@ struct CompileOptions {
   /// computing a layer norm's, softmax's or reduction's input into its row
   /// loads.
   bool fusePrologues = true;
+  /// Fuse the elementwise ops around layer norms, softmaxes and
+  /// reductions into their kernels (row prologues and epilogues).
+  bool fuseRows = true;
   /// Auto: ONNX when the input's name ends in ".onnx".
   InputFormat format = InputFormat::Auto;
   /// The input's name for the format, the nesting check and ONNX

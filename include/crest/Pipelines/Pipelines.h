@@ -104,6 +104,14 @@ struct CrestCodegenOptions : public DeviceCodeOptions<CrestCodegenOptions> {
                      "into its kernel, and the ops computing a layer norm's, "
                      "softmax's or reduction's input into its row loads"),
       llvm::cl::init(true)};
+  /// crest-fuse-epilogues' `rows`: layer norms, softmaxes and reductions
+  /// take the elementwise ops around them into their kernels.
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("Fuse the elementwise ops and gathers computing a "
+                     "layer norm's, softmax's or reduction's input, and "
+                     "those computed from its result, into its kernel"),
+      llvm::cl::init(true)};
   /// Run crest-fuse-attention (attention written as separate ops becomes
   /// one crest.attention kernel).
   PassOptions::Option<bool> fuseAttention{

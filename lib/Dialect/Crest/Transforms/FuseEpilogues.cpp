@@ -767,10 +767,12 @@ bool dependsOnItself(ArrayRef<Operation *> ops, Operation *row) {
 /// program order: elementwise ops and gathers outside kernels, in its
 /// block, each with a result of the input's shape, found upwards from the
 /// input through the operands of that shape. The kernel evaluates them
-/// once per element as it reads its rows: a reduction reads each element
-/// once (`rowLength` 0); a layer norm or softmax reads rows of `rowLength`
-/// elements once only when it holds them in registers (isCachedRow; with
-/// `waveSize` 0, never).
+/// once per element as it reads its rows of `rowLength` elements, which
+/// must be rows it holds in registers (isCachedRow; with `waveSize` 0,
+/// never): a layer norm or softmax reads longer rows three times, and a
+/// reduction reads them lane-strided, one load in flight per lane, where
+/// the prologue's loads of its inputs would make it slower than the
+/// separate kernels (scripts/bench-fusion.py).
 SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
                                             int64_t rowLength,
                                             unsigned waveSize,
@@ -803,13 +805,19 @@ SmallVector<Operation *> collectRowPrologue(Operation *row, Value input,
       row->emitRemark() << "computes its input in its own kernel: " << why;
     return SmallVector<Operation *>();
   };
-  if (rowLength > 0 && waveSize == 0)
+  if (waveSize == 0)
     return refuse("the module has no #crest.target to size its rows by");
-  if (rowLength > 0 && !isCachedRow(rowLength, waveSize))
+  if (!isCachedRow(rowLength, waveSize)) {
+    if (isa<LayerNormOp, SoftmaxOp>(row))
+      return refuse("its rows of " + Twine(rowLength) +
+                    " elements are read three times, which would compute "
+                    "the " +
+                    Twine(ops.size()) + " op(s) before it three times");
     return refuse("its rows of " + Twine(rowLength) +
-                  " elements are read three times, which would compute "
-                  "the " +
-                  Twine(ops.size()) + " op(s) before it three times");
+                  " elements are read one element per lane at a time, "
+                  "which would wait on each load of the " +
+                  Twine(ops.size()) + " op(s) before it");
+  }
   if (dependsOnItself(ops, row))
     return refuse("an operand of the ops before it depends on their own "
                   "values through an op outside them");
@@ -832,20 +840,12 @@ constexpr unsigned kMaxRowEpilogue = 8;
 /// in program order, given its `prologue`: outside kernels, in its block,
 /// each reading a value of the row op or of the epilogue, with a result of
 /// the row op's result shape (applied once per result element as it is
-/// stored) or, after a reduction that keeps its dimensions, of its input's
-/// shape (applied to every element of the row in a second pass over it:
-/// an RMS norm's `x * rsqrt(...)`), and no operand that is a prologue
-/// value or depends on the group through an op outside it (the kernel
-/// would depend on itself).
+/// stored), and no operand that is a prologue value or depends on the
+/// group through an op outside it (the kernel would depend on itself).
 SmallVector<Operation *> collectRowEpilogue(Operation *row,
                                             ArrayRef<Operation *> prologue,
                                             const FusionLimits &limits) {
   ArrayRef<int64_t> shape = tensorType(row->getResult(0)).getShape();
-  ArrayRef<int64_t> inputShape = tensorType(row->getOperand(0)).getShape();
-  // A reduction whose result keeps the reduced dimensions (size 1)
-  // broadcasts back to its input row by row.
-  bool expands = !isa<LayerNormOp, SoftmaxOp>(row) &&
-                 shape.size() == inputShape.size();
   DenseSet<Value> group = {row->getResult(0)};
   DenseSet<Value> avoid; // prologue values and what depends on the group
   for (Operation *op : prologue)
@@ -874,15 +874,9 @@ SmallVector<Operation *> collectRowEpilogue(Operation *row,
       if (usesAvoided) {
         refuse(&op, "an operand is a value of its prologue or depends on the "
                     "kernel's own values through an op outside it");
-      } else if (ArrayRef<int64_t> result =
-                     tensorType(op.getResult(0)).getShape();
-                 result != shape && (!expands || result != inputShape)) {
-        refuse(&op, expands
-                        ? "its result is neither the row op's shape nor its "
-                          "input's"
-                        : "its result is larger than the row op's: each of "
-                          "its result elements would be computed more than "
-                          "once");
+      } else if (tensorType(op.getResult(0)).getShape() != shape) {
+        refuse(&op, "its result is larger than the row op's: each of its "
+                    "result elements would be computed more than once");
       } else if (epilogue.size() == kMaxRowEpilogue) {
         refuse(&op, "the epilogue has " + Twine(kMaxRowEpilogue) +
                         " ops already");
@@ -909,16 +903,24 @@ bool fuseRowGroup(Operation *row, unsigned waveSize, bool prologues,
   Value input = row->getOperand(0);
   ArrayRef<int64_t> shape = tensorType(input).getShape();
   int64_t rank = shape.size();
-  int64_t rowLength = 0; // a reduction reads every element once
+  // The elements of one row: what the row op normalizes or reduces.
+  SmallVector<int64_t> rowDims;
   if (auto norm = dyn_cast<LayerNormOp>(row)) {
     int64_t axis = int64_t(norm.getAxis());
-    rowLength = 1;
     for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
-      rowLength *= shape[d];
+      rowDims.push_back(d);
   } else if (auto softmax = dyn_cast<SoftmaxOp>(row)) {
     int64_t axis = int64_t(softmax.getAxis());
-    rowLength = shape[axis < 0 ? axis + rank : axis];
+    rowDims.push_back(axis < 0 ? axis + rank : axis);
+  } else if (isa<GlobalAvgPool2DOp>(row)) {
+    rowDims = {2, 3};
+  } else if (auto dims = row->getAttrOfType<DenseI64ArrayAttr>("dims")) {
+    for (int64_t d : dims.asArrayRef()) // reduce_*
+      rowDims.push_back(d < 0 ? d + rank : d);
   }
+  int64_t rowLength = 1;
+  for (int64_t d : rowDims)
+    rowLength *= shape[d];
   SmallVector<Operation *> prologue;
   if (prologues)
     prologue = collectRowPrologue(row, input, rowLength, waveSize, limits);
@@ -1092,15 +1094,17 @@ public:
     if (TargetAttr target = lookupTarget(module))
       if (target.getChipInfo())
         waveSize = target.getEffectiveWaveSize();
-    SmallVector<Operation *> rows;
+    SmallVector<Operation *> rowOps;
     module.walk([&](Operation *op) {
       if (isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
               ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op) &&
           outsideKernels(op))
-        rows.push_back(op);
+        rowOps.push_back(op);
     });
     llvm::SetVector<Block *> unsortedByRows;
-    for (Operation *op : rows) {
+    if (!rows)
+      rowOps.clear();
+    for (Operation *op : rowOps) {
       unsigned fused = 0;
       Block *block = op->getBlock();
       if (fuseRowGroup(op, waveSize, prologues, limits, fused))

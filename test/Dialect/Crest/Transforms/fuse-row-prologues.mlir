@@ -1,6 +1,7 @@
 // RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-fuse-epilogues=remarks --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-fuse-epilogues=max-results=1 --split-input-file | FileCheck %s --check-prefix=ONE
 // RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-fuse-epilogues=prologues=false --split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: crest-opt %s --crest-attach-target=chip=gfx942 --crest-fuse-epilogues=rows=false --split-input-file | FileCheck %s --check-prefix=NOROWS
 
 // An embedding (gather + position add) joins the layer norm that reads it;
 // the sum, which the residual add also reads, is a second result. The
@@ -23,6 +24,14 @@
 // ONE: crest.layer_norm
 // ONE-NEXT: crest.add
 // ONE-NEXT: crest.yield
+// Without `rows` nothing joins the layer norm, and the softmax's scale and
+// mask are an elementwise kernel of their own.
+// NOROWS-LABEL: func.func @embedding
+// NOROWS-NOT: crest.kernel
+// NOROWS-LABEL: func.func @softmax
+// NOROWS: crest.yield
+// NOROWS-NEXT: }
+// NOROWS-NEXT: crest.softmax
 func.func @embedding(%ids: tensor<1x16xi64>, %table: tensor<1000x64xf32>, %pos: tensor<1x16x64xf32>) -> tensor<1x16x64xf32> {
   %one = arith.constant dense<1.0> : tensor<64xf32>
   %e = crest.gather %table, %ids : tensor<1000x64xf32>, tensor<1x16xi64> -> tensor<1x16x64xf32>
@@ -81,18 +90,32 @@ func.func @cycle(%x: tensor<64x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf
 
 // -----
 
-// A reduction reads each element once: any row length, and the squares'
-// other use makes them a second result.
+// A reduction of rows it holds in registers (1024 elements: 16 per lane)
+// reads them through the squares, whose other use makes them a second
+// result.
 // CHECK-LABEL: func.func @mean_of_squares
-// CHECK: %[[K:.*]]:2 = crest.kernel ins(%{{.*}} : tensor<4x4096xf32>) -> tensor<4x4096xf32>, tensor<4x1xf32>
+// CHECK: %[[K:.*]]:2 = crest.kernel ins(%{{.*}} : tensor<4x1024xf32>) -> tensor<4x1024xf32>, tensor<4x1xf32>
 // CHECK: %[[Q:.*]] = crest.mul
 // CHECK-NEXT: %[[M:.*]] = crest.reduce_mean %[[Q]]
 // CHECK-NEXT: crest.yield %[[Q]], %[[M]]
-func.func @mean_of_squares(%x: tensor<4x4096xf32>) -> (tensor<4x1xf32>, tensor<4x4096xf32>) {
-  %q = crest.mul %x, %x : tensor<4x4096xf32>, tensor<4x4096xf32> -> tensor<4x4096xf32>
+func.func @mean_of_squares(%x: tensor<4x1024xf32>) -> (tensor<4x1xf32>, tensor<4x1024xf32>) {
+  %q = crest.mul %x, %x : tensor<4x1024xf32>, tensor<4x1024xf32> -> tensor<4x1024xf32>
   // expected-remark @below {{reads its input through 1 op(s) and stores its result through 0 op(s), which join its kernel}}
+  %m = crest.reduce_mean %q dims [1] keep_dims : tensor<4x1024xf32> -> tensor<4x1xf32>
+  return %m, %q : tensor<4x1xf32>, tensor<4x1024xf32>
+}
+
+// -----
+
+// Longer rows are read lane-strided, one load in flight per lane: the
+// squares stay a kernel of their own (slower fused: bench-fusion.py).
+// CHECK-LABEL: func.func @long_mean_of_squares
+// CHECK-NOT: crest.kernel
+func.func @long_mean_of_squares(%x: tensor<4x4096xf32>) -> tensor<4x1xf32> {
+  %q = crest.mul %x, %x : tensor<4x4096xf32>, tensor<4x4096xf32> -> tensor<4x4096xf32>
+  // expected-remark @below {{computes its input in its own kernel: its rows of 4096 elements are read one element per lane at a time, which would wait on each load of the 1 op(s) before it}}
   %m = crest.reduce_mean %q dims [1] keep_dims : tensor<4x4096xf32> -> tensor<4x1xf32>
-  return %m, %q : tensor<4x1xf32>, tensor<4x4096xf32>
+  return %m : tensor<4x1xf32>
 }
 
 // -----
@@ -115,44 +138,29 @@ func.func @pool_after_conv(%x: tensor<1x8x4x4xf32>, %w: tensor<16x8x1x1xf32>) ->
 // -----
 
 // An RMS norm written out: the squares, their mean, + eps, sqrt and the
-// reciprocal run once per row, the multiplies by x and by the weight (of
-// the input's shape) in a second pass over the row: one kernel.
+// reciprocal are one kernel; the final multiply has the input's shape
+// (larger than the mean's) and reads the reciprocal as a kernel result.
 // CHECK-LABEL: func.func @rms_norm
-// CHECK: %[[K:.*]] = crest.kernel ins(%{{.*}}, %{{.*}} : tensor<8x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+// CHECK: %[[K:.*]] = crest.kernel ins(%{{.*}} : tensor<8x256xf32>) -> tensor<8x1xf32>
 // CHECK: crest.mul
 // CHECK-NEXT: crest.reduce_mean
 // CHECK: crest.add
 // CHECK-NEXT: crest.sqrt
 // CHECK: crest.div
-// CHECK-NEXT: crest.mul
-// CHECK-NEXT: %[[Y:.*]] = crest.mul
-// CHECK-NEXT: crest.yield %[[Y]]
-// CHECK: return %[[K]]
-func.func @rms_norm(%x: tensor<8x256xf32>, %g: tensor<256xf32>) -> tensor<8x256xf32> {
+// CHECK-NEXT: crest.yield
+// CHECK: crest.mul %{{.*}}, %[[K]]
+func.func @rms_norm(%x: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %eps = arith.constant dense<1.0e-6> : tensor<8x1xf32>
   %one = arith.constant dense<1.0> : tensor<8x1xf32>
   %q = crest.mul %x, %x : tensor<8x256xf32>, tensor<8x256xf32> -> tensor<8x256xf32>
-  // expected-remark @below {{reads its input through 1 op(s) and stores its result through 5 op(s), which join its kernel}}
+  // expected-remark @below {{reads its input through 1 op(s) and stores its result through 3 op(s), which join its kernel}}
   %m = crest.reduce_mean %q dims [1] keep_dims : tensor<8x256xf32> -> tensor<8x1xf32>
   %v = crest.add %m, %eps : tensor<8x1xf32>, tensor<8x1xf32> -> tensor<8x1xf32>
   %r = crest.sqrt %v : tensor<8x1xf32>
   %i = crest.div %one, %r : tensor<8x1xf32>, tensor<8x1xf32> -> tensor<8x1xf32>
-  %n = crest.mul %x, %i : tensor<8x256xf32>, tensor<8x1xf32> -> tensor<8x256xf32>
-  %y = crest.mul %n, %g : tensor<8x256xf32>, tensor<256xf32> -> tensor<8x256xf32>
-  return %y : tensor<8x256xf32>
-}
-
-// -----
-
-// Without keep_dims the mean does not broadcast back to its rows: the add
-// of the input's size stays a kernel of its own.
-// CHECK-LABEL: func.func @no_keep_dims
-// CHECK-NOT: crest.kernel
-func.func @no_keep_dims(%x: tensor<8x256xf32>, %z: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %m = crest.reduce_mean %x dims [1] : tensor<8x256xf32> -> tensor<8xf32>
   // expected-remark @below {{not fused into the kernel of 'crest.reduce_mean': its result is larger than the row op's: each of its result elements would be computed more than once}}
-  %t = crest.add %m, %z : tensor<8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
-  return %t : tensor<8x8xf32>
+  %y = crest.mul %x, %i : tensor<8x256xf32>, tensor<8x1xf32> -> tensor<8x256xf32>
+  return %y : tensor<8x256xf32>
 }
 
 // -----

@@ -138,7 +138,8 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     single-use reshapes and transposes of its result, which it stores
     through (docs/Attention.md).
 
-    Then, with `prologues`, each `crest.layer_norm`, `crest.softmax`,
+    Then, with `rows` (the default) and `prologues`, each
+    `crest.layer_norm`, `crest.softmax`,
     `crest.reduce_*` and `crest.global_avg_pool2d` outside a kernel reads
     its rows through the ops that compute its input: the elementwise ops
     and `crest.gather`s (an embedding lookup) outside kernels whose results
@@ -148,19 +149,17 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
     join one `crest.kernel` with the row op, which returns their values
     used elsewhere too (the pre-norm sum a residual reads; at most
     `max-results` results in all). The kernel computes them once per
-    element as it reads its rows: a reduction reads every element once; a
-    layer norm or softmax only when it holds its rows in registers (at
-    most 16 elements per lane), so longer rows take no prologue. Nor does
-    a row op whose prologue reads a value computed from the prologue
-    outside it. With or without `prologues`, the elementwise ops after a
-    row op that read its result or each other, with results of its
+    element as it reads its rows, only rows it holds in registers (at most
+    16 elements per lane): longer rows take no prologue (a layer norm or
+    softmax reads them three times, a reduction lane-strided, slower
+    fused). Nor does a row op whose prologue reads a value computed from
+    the prologue outside it. With `rows`, with or without `prologues`, the
+    elementwise ops after a row op that read its result or each other,
+    with results of its
     result's shape and no operand that is a prologue value or depends on
     the kernel through an op outside it, join the kernel as its epilogue
     (at most eight; applied as each result element is stored: a cast
-    after a layer norm, the `+ eps` and `sqrt` after a mean of squares);
-    after a reduction that keeps its dimensions, ops of its input's shape
-    too, applied in a second pass over the row (an RMS norm's
-    `x * rsqrt(...)`).
+    after a layer norm, the `+ eps` and `sqrt` after a mean of squares).
     With `remarks` a refusal says why.
 
     ```sh
@@ -179,6 +178,10 @@ def CrestFuseEpiloguesPass : Pass<"crest-fuse-epilogues", "::mlir::ModuleOp"> {
            "around an attention into its kernel, and the elementwise ops "
            "and gathers computing a layer norm's, softmax's or "
            "reduction's input into its row loads">,
+    Option<"rows", "rows", "bool", /*default=*/"true",
+           "Fuse the elementwise ops and gathers around a layer norm, "
+           "softmax or reduction into its kernel (its row prologue and "
+           "epilogue)">,
     Option<"maxResults", "max-results", "unsigned", /*default=*/"4",
            "Most results a contraction kernel may have (its epilogue's "
            "values used outside it)">,

@@ -67,15 +67,6 @@ RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-/// The ops at the heart of a crest.kernel without a contraction, between a
-/// prologue of elementwise ops and gathers and an epilogue of elementwise
-/// ops (lowerRowGroup): one wave per row reads the row through the
-/// prologue and stores the result through the epilogue.
-bool isRowOp(Operation *op) {
-  return isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
-             ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op);
-}
-
 /// Builds the body of one kernel: index arithmetic and flat memory access.
 class Emitter {
 public:
@@ -676,6 +667,8 @@ LogicalResult LowerOpsToGPUPass::lowerSoftmax(SoftmaxOp op, Operation *anchor,
                    shape[axis], product(shape.drop_front(axis + 1))};
   Type outElt = tensorType(op.getResult()).getElementType();
   unsigned w = waveSize;
+  // crest-fuse-epilogues sizes row prologues by the same length.
+  assert(layout.r == getRowLength(op) && "row layout and row length differ");
   return lowerRows(anchor, "softmax",
                    tensorType(op.getInput()).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value, Value rowBase,
@@ -750,6 +743,8 @@ LogicalResult LowerOpsToGPUPass::lowerLayerNorm(LayerNormOp op,
   Type outElt = tensorType(op.getResult()).getElementType();
   double eps = op.getEpsilon().convertToDouble();
   unsigned w = waveSize;
+  // crest-fuse-epilogues sizes row prologues by the same length.
+  assert(layout.r == getRowLength(op) && "row layout and row length differ");
   return lowerRows(anchor, "layer_norm",
                    tensorType(op.getInput()).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value, Value rowBase,
@@ -873,6 +868,8 @@ LogicalResult LowerOpsToGPUPass::lowerReduction(Operation *op,
   StringRef name = isa<GlobalAvgPool2DOp>(op)
                        ? StringRef("global_avg_pool2d")
                        : op->getName().stripDialect();
+  // crest-fuse-epilogues sizes row prologues by the same length.
+  assert(layout.r == getRowLength(op) && "row layout and row length differ");
   return lowerRows(anchor, name,
                    tensorType(op->getOperand(0)).getElementType(), layout,
                    [&](Emitter &e, Value lane, Value row, Value rowBase,

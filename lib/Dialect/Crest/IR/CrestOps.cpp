@@ -867,6 +867,38 @@ LogicalResult ReduceMaxOp::verify() { return verifyReduction(*this); }
 LogicalResult ReduceMinOp::verify() { return verifyReduction(*this); }
 
 //===----------------------------------------------------------------------===//
+// Row ops
+//===----------------------------------------------------------------------===//
+
+bool crest::isRowOp(Operation *op) {
+  return isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
+             ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op);
+}
+
+int64_t crest::getRowLength(Operation *op) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+  int64_t rank = shape.size();
+  auto normalize = [&](int64_t d) { return d < 0 ? d + rank : d; };
+  SmallVector<int64_t> dims;
+  if (auto norm = dyn_cast<LayerNormOp>(op)) {
+    for (int64_t d = normalize(int64_t(norm.getAxis())); d < rank; ++d)
+      dims.push_back(d);
+  } else if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
+    dims.push_back(normalize(int64_t(softmax.getAxis())));
+  } else if (isa<GlobalAvgPool2DOp>(op)) {
+    dims = {2, 3};
+  } else if (auto reduce = op->getAttrOfType<DenseI64ArrayAttr>("dims")) {
+    for (int64_t d : reduce.asArrayRef())
+      dims.push_back(normalize(d));
+  }
+  int64_t length = 1;
+  for (int64_t d : dims)
+    length *= shape[d];
+  return length;
+}
+
+//===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 

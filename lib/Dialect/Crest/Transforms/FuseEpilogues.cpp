@@ -900,30 +900,10 @@ SmallVector<Operation *> collectRowEpilogue(Operation *row,
 /// re-sorted; `fused` counts the ops that joined the row op.
 bool fuseRowGroup(Operation *row, unsigned waveSize, bool prologues,
                   const FusionLimits &limits, unsigned &fused) {
-  Value input = row->getOperand(0);
-  ArrayRef<int64_t> shape = tensorType(input).getShape();
-  int64_t rank = shape.size();
-  // The elements of one row: what the row op normalizes or reduces.
-  SmallVector<int64_t> rowDims;
-  if (auto norm = dyn_cast<LayerNormOp>(row)) {
-    int64_t axis = int64_t(norm.getAxis());
-    for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
-      rowDims.push_back(d);
-  } else if (auto softmax = dyn_cast<SoftmaxOp>(row)) {
-    int64_t axis = int64_t(softmax.getAxis());
-    rowDims.push_back(axis < 0 ? axis + rank : axis);
-  } else if (isa<GlobalAvgPool2DOp>(row)) {
-    rowDims = {2, 3};
-  } else if (auto dims = row->getAttrOfType<DenseI64ArrayAttr>("dims")) {
-    for (int64_t d : dims.asArrayRef()) // reduce_*
-      rowDims.push_back(d < 0 ? d + rank : d);
-  }
-  int64_t rowLength = 1;
-  for (int64_t d : rowDims)
-    rowLength *= shape[d];
   SmallVector<Operation *> prologue;
   if (prologues)
-    prologue = collectRowPrologue(row, input, rowLength, waveSize, limits);
+    prologue = collectRowPrologue(row, row->getOperand(0),
+                                  getRowLength(row), waveSize, limits);
   SmallVector<Operation *> epilogue =
       collectRowEpilogue(row, prologue, limits);
   // The values used outside (or returned): the kernel's results. The row
@@ -1096,9 +1076,7 @@ public:
         waveSize = target.getEffectiveWaveSize();
     SmallVector<Operation *> rowOps;
     module.walk([&](Operation *op) {
-      if (isa<LayerNormOp, SoftmaxOp, ReduceMeanOp, ReduceSumOp, ReduceProdOp,
-              ReduceMaxOp, ReduceMinOp, GlobalAvgPool2DOp>(op) &&
-          outsideKernels(op))
+      if (isRowOp(op) && outsideKernels(op))
         rowOps.push_back(op);
     });
     llvm::SetVector<Block *> unsortedByRows;

@@ -28,6 +28,16 @@ namespace crest {
 /// the attention lowering share it.
 std::optional<std::string>
 checkContiguousView(llvm::ArrayRef<mlir::Operation *> chain);
+
+/// Whether `op` is a row op: a layer norm, softmax, reduce_* or
+/// global_avg_pool2d, which one wave per row computes and a crest.kernel
+/// may hold with a prologue and an epilogue of elementwise ops (the fusion
+/// pass forms them, crest-lower-ops-to-gpu generates them).
+bool isRowOp(mlir::Operation *op);
+
+/// The elements of one row of row op `op` (isRowOp): the product of the
+/// dimensions it normalizes or reduces.
+int64_t getRowLength(mlir::Operation *op);
 } // namespace crest
 
 #endif // CREST_DIALECT_CREST_IR_CRESTOPS_H
